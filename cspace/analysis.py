@@ -1,0 +1,155 @@
+"""Everything the tracer needs, built once from a mechanism: linkage tables and pair spaces.
+
+``load -> analyze -> trace``: :func:`analyze` solves the linkages, places the parts in
+the initial configuration, checks that nothing overlaps, finds the interacting pairs
+and computes their configuration spaces.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .checks import check_initial_overlaps
+from .errors import ModelError, UnsupportedPairError
+from .linkage import LinkageTable, solve_linkage
+from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference
+from .model import Mechanism, Part
+from .pairs import interacting_pairs
+from .pairspace import PairSpace, translation_pair_space
+
+
+@dataclass
+class Analysis:
+    """A mechanism made ready to trace.
+
+    ``initial`` is the configuration vector (coordinates in mechanism order) with
+    linkage outputs taken from their tables; ``timings`` holds seconds per stage.
+    """
+
+    mechanism: Mechanism
+    linkage_tables: dict[str, LinkageTable]
+    pairs: tuple[PairSpace, ...]
+    initial: np.ndarray
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def constraining_pairs(self) -> tuple[PairSpace, ...]:
+        """Pairs whose space imposes some constraint."""
+        return tuple(p for p in self.pairs if not p.imposes_nothing)
+
+    def values(self, configuration: np.ndarray) -> dict[str, float]:
+        """Coordinate values by name."""
+        return {c.name: float(v) for c, v in zip(self.mechanism.coordinates, configuration)}
+
+    def __repr__(self) -> str:
+        return (f"Analysis({self.mechanism.name!r}, pairs={len(self.pairs)}, "
+                f"constraining={len(self.constraining_pairs)}, linkages={len(self.linkage_tables)})")
+
+
+def analyze(mechanism: Mechanism) -> Analysis:
+    """Solve linkages, check the initial configuration and build every pair space.
+
+    >>> from cspace.loader import load
+    >>> analyze(load("fixtures/feeder.toml"))
+    Analysis('feeder', pairs=10, constraining=9, linkages=1)
+    """
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    tables = {}
+    for linkage in mechanism.linkages:
+        try:
+            tables[linkage.name] = solve_linkage(mechanism, linkage)
+        except ModelError as error:
+            raise error.located(file=mechanism.source) from None
+    timings["linkages"] = time.perf_counter() - start
+
+    initial = np.array([c.initial for c in mechanism.coordinates], float)
+    for table in tables.values():
+        x = initial[mechanism.coordinate_index[table.linkage.input]]
+        initial[mechanism.coordinate_index[table.linkage.output]] = table.output(x)
+    values = {c.name: float(v) for c, v in zip(mechanism.coordinates, initial)}
+    start = time.perf_counter()
+    try:
+        check_initial_overlaps(mechanism, values)
+    except ModelError as error:
+        raise error.located(file=mechanism.source) from None
+    timings["overlap check"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    ranges = _coordinate_ranges(mechanism, tables)
+    names = interacting_pairs(mechanism, ranges)
+    timings["pairs"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    builder = _PairBuilder(mechanism)
+    spaces = tuple(builder.build(mechanism.part(a), mechanism.part(b)) for a, b in names)
+    timings["pair spaces"] = time.perf_counter() - start
+
+    analysis = Analysis(mechanism, tables, spaces, initial, timings)
+    _check_initially_free(analysis)
+    return analysis
+
+
+def _coordinate_ranges(mechanism: Mechanism, tables: dict[str, LinkageTable]) -> dict[str, tuple[float, float]]:
+    ranges = {c.name: c.limits for c in mechanism.coordinates if c.limits is not None}
+    for table in tables.values():
+        ranges[table.linkage.output] = (float(table.outputs.min()), float(table.outputs.max()))
+    return ranges
+
+
+class _PairBuilder:
+    """Pair spaces of translating pairs, with convex pieces computed once per slice."""
+
+    def __init__(self, mechanism: Mechanism) -> None:
+        self.mechanism = mechanism
+        self.tolerance = mechanism.tolerance
+        self._pieces: dict[tuple[str, int], list[ConvexPiece]] = {}
+
+    def build(self, a: Part, b: Part) -> PairSpace:
+        for part, other in ((a, b), (b, a)):
+            rotating = [c for c in part.coordinates if self.mechanism.coordinate(c).is_angle]
+            if rotating:
+                raise UnsupportedPairError(
+                    f"{part.name!r} rotates ({rotating[0]!r}) and can touch {other.name!r}; pairs with "
+                    "rotation are not supported yet (put the parts in different z-layers if they never "
+                    "touch)", file=self.mechanism.source, where=f"parts {a.name!r} and {b.name!r}",
+                    field="coordinates")
+        coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
+        columns = []
+        for name in coordinates:
+            coordinate = self.mechanism.coordinate(name)
+            sign = -1 if coordinate.part == a.name else 1
+            columns.append((sign * Fraction(coordinate.axis[0]), sign * Fraction(coordinate.axis[1])))
+        polygons: list[SumPolygon] = []
+        for i, sa in enumerate(a.slices):
+            for j, sb in enumerate(b.slices):
+                if sa.z[0] < sb.z[1] and sb.z[0] < sa.z[1]:
+                    for pa in self.pieces(a, i):
+                        for pb in self.pieces(b, j):
+                            polygons.append(minkowski_difference(pa, pb))
+        return translation_pair_space(a.name, b.name, coordinates, columns, polygons, self.tolerance.quantum)
+
+    def pieces(self, part: Part, index: int) -> list[ConvexPiece]:
+        key = (part.name, index)
+        if key not in self._pieces:
+            polylines = [p.polyline(self.tolerance.arc) for p in part.slices[index].profiles]
+            self._pieces[key] = convex_pieces(polylines, self.tolerance.quantum)
+        return self._pieces[key]
+
+
+def _check_initially_free(analysis: Analysis) -> None:
+    """The initial configuration must be free for the linearized shapes the tracer uses."""
+    mechanism = analysis.mechanism
+    tolerance = mechanism.tolerance
+    for pair in analysis.constraining_pairs:
+        values = np.array([analysis.initial[mechanism.coordinate_index[c]] for c in pair.coordinates])
+        if not pair.regions_at(pair.point(values), tolerance.length):
+            raise ModelError(f"their linearized shapes overlap in the initial configuration although the "
+                             f"real shapes do not: they touch along an arc, where linearization may add "
+                             f"up to the arc tolerance {tolerance.arc:.3g}; move them that far apart or "
+                             f"lower [tolerance] arc", file=mechanism.source,
+                             where=f"parts {pair.part_a!r} and {pair.part_b!r}", field="initial configuration")

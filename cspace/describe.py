@@ -1,0 +1,314 @@
+"""Reports of a trace: Figure 4 text, JSON, the sampled path, Figure 10 and Table 2.
+
+Numbers are printed with up to 4 decimals, trailing zeros dropped; angles are in
+(-pi, pi], and a segment's end values are limits from inside the segment.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+
+from .constraints import ConstraintManager
+from .model import FIXED, FIXED_AXES
+from .regions import RegionDiagram
+from .trace import Segment, Trace, reported
+
+
+def number(value: float) -> str:
+    """Up to 4 decimals, no trailing zeros: ``number(2.12683) == '2.1268'``, ``number(-1.0) == '-1'``."""
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def describe(trace: Trace) -> str:
+    """The symbolic description of paper Figure 4, one record per segment."""
+    records = []
+    for segment in trace.segments:
+        lines = [f"segment {segment.index}:"]
+        lines += [f"(driving-motion {_ref(trace, j)})" for j in segment.first.roots]
+        for line in segment.first.lines:
+            targets = " ".join(_ref(trace, j) for j in line.targets)
+            lines.append(f"(drives {_ref(trace, line.source)} ({targets}))")
+        for part in _described_parts(trace):
+            motion, values = _part_motion(trace, segment, part)
+            fields = " ".join(_values_text(v) for v in values)
+            lines.append(f"({part.name} {motion} {fields})")
+        records.append("\n".join(lines))
+    end = _end_time(trace)
+    records.append(f"; end: {trace.end_reason} at t = {number(end)}")
+    return "\n\n".join(records) + "\n"
+
+
+def summary(trace: Trace, segment: Segment) -> str:
+    """One line saying what moves in a segment, e.g. ``gravity: block1 yb1-, block2 yb2-``."""
+    mechanism = trace.mechanism
+    if segment.phase == "input":
+        motion = mechanism.inputs[segment.first.motion]
+        lead = motion.name or "input " + ", ".join(motion.coordinates)
+    else:
+        kinds = sorted({f.kind for f in mechanism.forces if mechanism.coordinate_index[f.coordinate]
+                        in segment.first.roots})
+        lead = ", ".join(kinds) or "forces"
+    moves = []
+    for part in _described_parts(trace):
+        words = []
+        for name in part.coordinates:
+            j = mechanism.coordinate_index[name]
+            sign = segment.first.signs[j]
+            if sign:
+                if mechanism.coordinates[j].is_angle:
+                    words.append(f"{name} {'ccw' if sign > 0 else 'cw'}")
+                else:
+                    words.append(f"{name}{'+' if sign > 0 else '-'}")
+        if words:
+            moves.append(f"{part.name} {' '.join(words)}")
+    return f"{lead}: {', '.join(moves) if moves else 'nothing moves'}"
+
+
+def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
+    """The description as JSON: segments, how the trace ended, and optionally statistics."""
+    document = {
+        "mechanism": trace.mechanism.name,
+        "coordinates": [c.name for c in trace.mechanism.coordinates],
+        "end": {"reason": trace.end_reason, "time": _clean(_end_time(trace))},
+        "segments": [_segment_record(trace, s) for s in trace.segments],
+    }
+    if statistics is not None:
+        document["statistics"] = statistics
+    return json.dumps(document, indent=2) + "\n"
+
+
+def path_rows(trace: Trace) -> list[tuple]:
+    """Sampled path rows: time, segment, then one value per coordinate (angles wrapped)."""
+    is_angle = [c.is_angle for c in trace.mechanism.coordinates]
+    samples = trace.samples()
+    rows = []
+    for k, (time, segment, q) in enumerate(samples):
+        seg = trace.segments[segment - 1]
+        first = k == 0 or samples[k - 1][1] != segment
+        last = k + 1 == len(samples) or samples[k + 1][1] != segment
+        inside = [seg.first.signs[j] if first else -seg.first.signs[j] if last else 0
+                  for j in range(len(q))]
+        rows.append((time, segment, *[reported(float(v), a, s) for v, a, s in zip(q, is_angle, inside)]))
+    return rows
+
+
+def path_csv(trace: Trace) -> str:
+    """The sampled path as CSV."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["time", "segment"] + [c.name for c in trace.mechanism.coordinates])
+    for time, segment, *values in path_rows(trace):
+        writer.writerow([_csv_number(time), segment] + [_csv_number(v) for v in values])
+    return out.getvalue()
+
+
+def path_json(trace: Trace) -> str:
+    """The sampled path as JSON: column names and rows."""
+    names = ["time", "segment"] + [c.name for c in trace.mechanism.coordinates]
+    rows = [[_clean(r[0]), r[1]] + [_clean(v) for v in r[2:]] for r in path_rows(trace)]
+    return json.dumps({"columns": names, "rows": rows}) + "\n"
+
+
+def region_table(trace: Trace) -> str:
+    """Paper Figure 10: the pairwise region each segment lies in, for every constraining pair."""
+    pairs = [p.name for p in trace.analysis.constraining_pairs]
+    header = ["segment", "motion"] + pairs
+    body = []
+    for segment in trace.segments:
+        cells = [str(segment.index), summary(trace, segment)]
+        for pair in pairs:
+            names = []
+            for piece in segment.pieces:
+                name = trace.region_names[piece.key][pair]
+                if not names or names[-1] != name:
+                    names.append(name)
+            cells.append(">".join(names))
+        body.append(cells)
+    widths = [max(len(row[i]) for row in [header] + body) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header] + body]
+    return "\n".join(lines) + "\n"
+
+
+def statistics(trace: Trace, seconds: float) -> dict:
+    """The rows of paper Table 2 for this trace (``seconds``: analysis plus trace)."""
+    mechanism = trace.mechanism
+    stats = trace.stats
+    faces = sum(len(p.elements) for part in mechanism.parts for s in part.slices for p in s.profiles)
+    faces += sum(2 * len(part.slices) for part in mechanism.parts)
+    triangles, quads = _mesh_counts(trace)
+    members = sum(len(lk.members) for lk in mechanism.linkages)
+    return {
+        "moving parts": sum(1 for p in mechanism.parts if p.motion != FIXED),
+        "part faces": faces,
+        "linkages": len(mechanism.linkages),
+        "CS dimension": len(mechanism.coordinates) + 3 * members,
+        "dynamics": ", ".join(sorted({f.kind for f in mechanism.forces})) or "none",
+        "input motions": len(mechanism.inputs),
+        "mechanism DOF": _degrees_of_freedom(trace),
+        "interacting pairs": stats.pairs,
+        "constraining pairs": stats.constraining_pairs,
+        "pairwise regions": stats.pairwise_regions,
+        "potential regions": stats.potential_regions,
+        "explored regions": stats.explored_regions,
+        "nonempty regions": stats.nonempty_regions,
+        "traversed regions": stats.traversed_regions,
+        "segments": len(trace.segments),
+        "triangles": triangles,
+        "quadrangles": quads,
+        "snapshots": len(trace.samples()),
+        "LP solves": stats.lp_solves,
+        "runtime (s)": round(seconds, 3),
+    }
+
+
+def statistics_table(values: dict) -> str:
+    """Statistics as aligned ``name  value`` lines."""
+    width = max(len(k) for k in values)
+    return "\n".join(f"{k.ljust(width)}  {v}" for k, v in values.items()) + "\n"
+
+
+def _segment_record(trace: Trace, segment: Segment) -> dict:
+    parts = []
+    for part in _described_parts(trace):
+        motion, values = _part_motion(trace, segment, part)
+        coordinates = [{"name": v[0], "start": _clean(v[1]), "end": _clean(v[2])} if len(v) == 3
+                       else {"name": v[0], "value": _clean(v[1])} for v in values]
+        parts.append({"part": part.name, "motion": motion, "coordinates": coordinates})
+    regions: dict[str, list[str]] = {}
+    for piece in segment.pieces:
+        for pair, name in trace.region_names[piece.key].items():
+            names = regions.setdefault(pair, [])
+            if not names or names[-1] != name:
+                names.append(name)
+    return {
+        "segment": segment.index,
+        "kind": segment.phase,
+        "summary": summary(trace, segment),
+        "start_time": _clean(segment.start_time),
+        "end_time": _clean(segment.end_time),
+        "driving": [_ref_json(trace, j) for j in segment.first.roots],
+        "drives": [{"from": _ref_json(trace, line.source), "to": [_ref_json(trace, j) for j in line.targets],
+                    "through": line.through} for line in segment.first.lines],
+        "parts": parts,
+        "contacts": sorted(str(c) for c in segment.first.contacts),
+        "regions": regions,
+        "end": segment.end,
+        "pieces": len(segment.pieces),
+    }
+
+
+def _described_parts(trace: Trace):
+    return [p for p in trace.mechanism.parts if p.motion == FIXED_AXES]
+
+
+def _part_motion(trace: Trace, segment: Segment, part) -> tuple[str, list[tuple]]:
+    """Motion type of a part in a segment and its coordinate values (moving ones first)."""
+    mechanism = trace.mechanism
+    moving, still = [], []
+    for name in part.coordinates:
+        j = mechanism.coordinate_index[name]
+        coordinate = mechanism.coordinates[j]
+        sign = segment.first.signs[j]
+        if sign:
+            start = reported(float(segment.start[j]), coordinate.is_angle, sign)
+            end = reported(float(segment.finish[j]), coordinate.is_angle, -sign)
+            moving.append((name, start, end, coordinate.is_angle, j))
+        else:
+            still.append((name, reported(float(segment.start[j]), coordinate.is_angle)))
+    turning = [m for m in moving if m[3]]
+    sliding = [m for m in moving if not m[3]]
+    if not moving:
+        motion = "stationary"
+    elif not turning:
+        motion = "translates"
+    elif not sliding:
+        motion = "rotates"
+    elif _coupled(segment, [m[4] for m in moving]):
+        motion = "helical"
+    else:
+        motion = "rotates-and-translates"
+    return motion, [m[:3] for m in moving] + still
+
+
+def _coupled(segment: Segment, coordinates: list[int]) -> bool:
+    """Do these coordinates all follow from one driving motion?"""
+    origin = {}
+    for root in segment.first.roots:
+        origin[root] = root
+    changed = True
+    while changed:
+        changed = False
+        for line in segment.first.lines:
+            for target in line.targets:
+                if line.source in origin and target not in origin:
+                    origin[target] = origin[line.source]
+                    changed = True
+    return len({origin.get(j, j) for j in coordinates}) == 1
+
+
+def _degrees_of_freedom(trace: Trace) -> int:
+    """Largest dimension of a traversed region, less one per linkage (paper Table 2)."""
+    manager = ConstraintManager(trace.mechanism.tolerance.lp)
+    diagram = RegionDiagram(trace.analysis, manager)
+    best = 0
+    for piece in trace.pieces:
+        region = diagram.region(piece.key, piece.configs[0])
+        equalities = []
+        for r in range(len(region.h)):
+            others = np.delete(np.arange(len(region.h)), r)
+            result = manager.solve(region.G[r], region.G[others], np.full(len(others), -np.inf),
+                                   region.h[others], np.full(region.G.shape[1], -np.inf),
+                                   np.full(region.G.shape[1], np.inf))
+            if result.ok and region.h[r] - result.objective <= region.tolerances[r]:
+                equalities.append(region.G[r])
+        rank = np.linalg.matrix_rank(np.array(equalities)) if equalities else 0
+        best = max(best, region.G.shape[1] - rank - len(trace.analysis.linkage_tables))
+    return best
+
+
+def _mesh_counts(trace: Trace) -> tuple[int, int]:
+    """Triangles (top and bottom faces) and quadrangles (sides) of the part meshes."""
+    arc = trace.mechanism.tolerance.arc
+    triangles = quads = 0
+    for part in trace.mechanism.parts:
+        for slice_ in part.slices:
+            holes = sum(1 for p in slice_.profiles if p.signed_area() < 0)
+            vertices = sum(len(p.polyline(arc).vertices) for p in slice_.profiles)
+            outers = len(slice_.profiles) - holes
+            triangles += 2 * (vertices + 2 * holes - 2 * outers)
+            quads += vertices
+    return triangles, quads
+
+
+def _values_text(value: tuple) -> str:
+    return f"({value[0]} {' '.join(number(v) for v in value[1:])})"
+
+
+def _ref(trace: Trace, j: int) -> str:
+    coordinate = trace.mechanism.coordinates[j]
+    return f"({coordinate.part} {coordinate.name})"
+
+
+def _ref_json(trace: Trace, j: int) -> dict:
+    coordinate = trace.mechanism.coordinates[j]
+    return {"part": coordinate.part, "coordinate": coordinate.name}
+
+
+def _end_time(trace: Trace) -> float:
+    return trace.segments[-1].end_time if trace.segments else 0.0
+
+
+def _clean(value: float) -> float:
+    """Round away float noise (and negative zero) so output is stable and readable."""
+    rounded = round(float(value), 10)
+    return 0.0 if rounded == 0 else rounded
+
+
+def _csv_number(value: float) -> str:
+    return repr(_clean(value))
+

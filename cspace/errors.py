@@ -1,0 +1,55 @@
+"""Exception types: one root, each also a matching built-in so callers may catch either.
+
+Every error about a mechanism file renders as one line that names the file, the
+element (part, linkage, input...) and the field, e.g.::
+
+    feeder.toml: part 'piston': slices[0].profiles[0]: profile is open: ends at (7, 2), starts at (0, 0)
+"""
+
+from __future__ import annotations
+
+
+class CspaceError(Exception):
+    """Root of every error cspace raises on purpose."""
+
+
+class ModelError(CspaceError, ValueError):
+    """A mechanism description that is malformed or physically impossible.
+
+    >>> str(ModelError("speed must be positive", file="m.toml", where="input 1", field="sampling"))
+    'm.toml: input 1: sampling: speed must be positive'
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, where: str | None = None,
+                 field: str | None = None) -> None:
+        self.message = message
+        self.file = file
+        self.where = where
+        self.field = field
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        head = [part for part in (self.file, self.where, self.field) if part]
+        return ": ".join(head + [self.message])
+
+    def located(self, *, file: str | None = None, where: str | None = None,
+                field: str | None = None) -> "ModelError":
+        """The same error with missing location parts filled in (inner code knows less)."""
+        return type(self)(self.message, file=self.file or file, where=self.where or where,
+                          field=self.field or field)
+
+
+class GeometryError(ModelError):
+    """A profile or slice that is not a valid closed planar region."""
+
+
+class LinkageError(ModelError):
+    """A linkage that cannot assemble, meets a dead point or is ill-posed."""
+
+
+class UnsupportedPairError(ModelError):
+    """A pair of parts whose configuration space lies outside what cspace computes."""
+
+
+class TraceError(CspaceError, RuntimeError):
+    """The tracer could not continue (no progress, unbounded motion, segment cap)."""

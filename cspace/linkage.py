@@ -1,0 +1,372 @@
+"""One-degree-of-freedom linkages: solved by continuation, tabulated, interpolated.
+
+The joint equations are solved at evenly spaced input values (``table_size`` nodes
+over the input range; for a freely turning input, over [-pi, pi]) by continuation:
+each node starts from a linear prediction off the two previous ones and is corrected
+with scipy's root finder. The table *is* the linkage, as in the paper (section 4.1):
+between nodes the output and every member pose are interpolated linearly, so the
+output is a piecewise-linear function of the input whose extremes lie on nodes.
+
+:meth:`LinkageTable.image` and :meth:`LinkageTable.preimage` are the forward and
+inverse interval maps of section 4.2.1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+import numpy as np
+from scipy.optimize import least_squares, root
+
+from .errors import LinkageError
+from .model import FIXED, Linkage, Mechanism
+from .poses import part_transform, rigid
+
+TWO_PI = 2.0 * math.pi
+DEAD_POINT_CONDITION = 1e9
+MAX_HALVINGS = 12
+
+
+@dataclass(frozen=True)
+class LinkageTable:
+    """A solved linkage: ``output = f(input)`` and member poses at evenly spaced inputs.
+
+    ``inputs`` are increasing; for a ``periodic`` input they span [-pi, pi] and the
+    first and last entries describe the same assembly.
+    """
+
+    linkage: Linkage
+    inputs: np.ndarray
+    outputs: np.ndarray
+    poses: dict[str, np.ndarray]
+    periodic: bool
+    node_tolerance: float
+
+    @property
+    def step(self) -> float:
+        return float(self.inputs[1] - self.inputs[0])
+
+    def reduce(self, x: float) -> tuple[float, float]:
+        """Split an input value into (value in the table range, offset added to it)."""
+        if not self.periodic:
+            return x, 0.0
+        turns = math.floor((x + math.pi) / TWO_PI)
+        reduced = x - turns * TWO_PI
+        if reduced >= math.pi:
+            reduced -= TWO_PI
+            turns += 1
+        return reduced, turns * TWO_PI
+
+    def cell(self, x: float, direction: int = 1) -> int:
+        """Index k of the table cell [inputs[k], inputs[k+1]] the input moves through.
+
+        At a node the direction of motion decides between the two neighbouring cells.
+        """
+        reduced, _ = self.reduce(x)
+        position = (reduced - self.inputs[0]) / self.step
+        nearest = round(position)
+        if abs(position - nearest) * self.step <= self.node_tolerance:
+            k = nearest if direction >= 0 else nearest - 1
+        else:
+            k = math.floor(position)
+        last = len(self.inputs) - 2
+        if self.periodic:
+            return k % (last + 1)
+        return min(max(k, 0), last)
+
+    def slope(self, x: float, direction: int = 1) -> float:
+        """d output / d input on the cell the input moves through."""
+        k = self.cell(x, direction)
+        return float((self.outputs[k + 1] - self.outputs[k]) / self.step)
+
+    def next_node(self, x: float, direction: int) -> float:
+        """The next node the input reaches moving in ``direction`` (same unwrapping as x)."""
+        reduced, offset = self.reduce(x)
+        k = self.cell(x, direction)
+        node = self.inputs[k + 1] if direction > 0 else self.inputs[k]
+        if self.periodic and direction > 0 and node <= reduced - self.node_tolerance:
+            node += TWO_PI
+        if self.periodic and direction < 0 and node >= reduced + self.node_tolerance:
+            node -= TWO_PI
+        return float(node + offset)
+
+    def in_range(self, x: float) -> bool:
+        """Whether the input value lies in the tabulated range."""
+        return self.periodic or self.inputs[0] - self.node_tolerance <= x <= self.inputs[-1] + self.node_tolerance
+
+    def output(self, x: float) -> float:
+        """Interpolated output at input ``x``.
+
+        >>> from cspace.loader import load
+        >>> from cspace.analysis import analyze
+        >>> table = analyze(load("fixtures/feeder.toml")).linkage_tables["crank-slider"]
+        >>> round(table.output(0.25), 4)
+        9.8722
+        """
+        return float(self._interpolate(self.outputs, x))
+
+    def pose(self, member: str, x: float) -> np.ndarray:
+        """Transform of a member part at input ``x``."""
+        px, py, angle = self._interpolate(self.poses[member], x)
+        return rigid(angle, px, py)
+
+    def image(self, lo: float, hi: float) -> tuple[float, float]:
+        """Forward map: the range of the output while the input sweeps [lo, hi]."""
+        if self.periodic and not hi - lo < TWO_PI:
+            return float(self.outputs.min()), float(self.outputs.max())
+        if not self.periodic:
+            lo, hi = max(lo, float(self.inputs[0])), min(hi, float(self.inputs[-1]))
+        reduced_lo, _ = self.reduce(lo)
+        shifted = self.inputs if not self.periodic else np.concatenate([self.inputs, self.inputs + TWO_PI])
+        values = self.outputs if not self.periodic else np.concatenate([self.outputs, self.outputs])
+        inside = (shifted > reduced_lo) & (shifted < reduced_lo + (hi - lo))
+        candidates = np.concatenate([[self.output(lo), self.output(hi)], values[inside]])
+        return float(candidates.min()), float(candidates.max())
+
+    def preimage(self, x0: float, lo: float, hi: float) -> tuple[float, float]:
+        """Inverse map: the widest input interval around ``x0`` whose outputs stay in [lo, hi].
+
+        Returns (-inf, inf) when a freely turning input can go all the way round.
+        """
+        upper = self._reach(x0, lo, hi, +1)
+        lower = self._reach(x0, lo, hi, -1)
+        if self.periodic and upper - lower >= TWO_PI:
+            return -math.inf, math.inf
+        return lower, upper
+
+    def _reach(self, x0: float, lo: float, hi: float, direction: int) -> float:
+        """How far the input can move from x0 in ``direction`` with the output in [lo, hi]."""
+        if self.periodic:
+            limit = x0 + direction * TWO_PI
+        else:
+            limit = float(self.inputs[-1] if direction > 0 else self.inputs[0])
+        x, y = x0, self.output(x0)
+        while (limit - x) * direction > 0:
+            node = self.next_node(x, direction)
+            if (node - limit) * direction > 0:
+                node = limit
+            y_node = self.output(node)
+            for bound, outside in ((hi, y_node > hi), (lo, y_node < lo)):
+                if outside:
+                    return x + (bound - y) / (y_node - y) * (node - x)
+            x, y = node, y_node
+        return limit
+
+    def _interpolate(self, values: np.ndarray, x: float) -> np.ndarray:
+        reduced, _ = self.reduce(x)
+        if not self.periodic:
+            reduced = min(max(reduced, self.inputs[0]), self.inputs[-1])
+        position = (reduced - self.inputs[0]) / self.step
+        k = min(max(int(math.floor(position)), 0), len(self.inputs) - 2)
+        w = position - k
+        return values[k] * (1.0 - w) + values[k + 1] * w
+
+    def __repr__(self) -> str:
+        return (f"LinkageTable({self.linkage.name!r}, entries={len(self.inputs)}, "
+                f"input=[{self.inputs[0]:.4g}, {self.inputs[-1]:.4g}], "
+                f"output=[{self.outputs.min():.4g}, {self.outputs.max():.4g}])")
+
+
+def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
+    """Assemble ``linkage`` at the initial input and tabulate it over its input range."""
+    tol = mechanism.tolerance
+    system = _JointSystem(mechanism, linkage)
+    x_in = mechanism.coordinate(linkage.input)
+    y_out = mechanism.coordinate(linkage.output)
+    periodic = x_in.periodic
+    if periodic:
+        nodes = np.linspace(-math.pi, math.pi, linkage.table_size)
+    elif x_in.limits is None:
+        raise LinkageError(f"input {x_in.name!r} needs limits (or must be a freely turning rotation) "
+                           "to give the linkage a range", where=f"linkage {linkage.name!r}", field="input")
+    else:
+        nodes = np.linspace(x_in.limits[0], x_in.limits[1], linkage.table_size)
+    start = system.assemble(x_in.initial, y_out.initial, tol.assembly)
+    x0 = x_in.initial
+    solutions = np.empty((len(nodes), system.size))
+    if periodic:
+        # Go once round from x0, meeting the nodes in the order they come up.
+        reduced = x0 - TWO_PI * math.floor((x0 + math.pi) / TWO_PI)
+        ahead = np.mod(nodes[:-1] - reduced, TWO_PI)
+        ahead[ahead > TWO_PI - 1e-12] = 0.0  # a node a rounding error below x0 is x0 itself
+        order = np.argsort(ahead, kind="stable")
+        path = system.continue_to(x0, start, [x0 + ahead[k] for k in order] + [x0 + TWO_PI])
+        turn = system.turn(start, path[-1])
+        first = order[0]
+        for k, u in zip(order, path):
+            solutions[k] = u - turn if k < first else u
+        solutions[-1] = solutions[0] + turn
+    else:
+        for targets in ([x for x in nodes if x > x0], [x for x in nodes[::-1] if x < x0]):
+            for x, u in zip(targets, system.continue_to(x0, start, targets)):
+                solutions[int(np.argmin(np.abs(nodes - x)))] = u
+        solutions[nodes == x0] = start
+    poses = {m: solutions[:, 3 * i:3 * i + 3].copy() for i, m in enumerate(linkage.members)}
+    node_tolerance = tol.angle if x_in.is_angle else tol.length
+    return LinkageTable(linkage, nodes, solutions[:, -1].copy(), poses, periodic, node_tolerance)
+
+
+class _JointSystem:
+    """The joint equations of one linkage as a function of (member poses, output; input)."""
+
+    def __init__(self, mechanism: Mechanism, linkage: Linkage) -> None:
+        self.mechanism = mechanism
+        self.linkage = linkage
+        self.members = {m: i for i, m in enumerate(linkage.members)}
+        self.size = 3 * len(linkage.members) + 1
+        self.scale = max(mechanism.size, 1e-9)
+        self.where = f"linkage {linkage.name!r}"
+
+    def world(self, part: str, point, u: np.ndarray, x: float) -> np.ndarray:
+        if part in self.members:
+            i = 3 * self.members[part]
+            transform = rigid(u[i + 2], u[i], u[i + 1])
+        else:
+            owner = self.mechanism.part(part)
+            values = {self.linkage.input: x, self.linkage.output: u[-1]}
+            transform = part_transform(self.mechanism, owner, values) if owner.motion != FIXED else np.eye(3)
+        return transform[:2, :2] @ np.asarray(point, float) + transform[:2, 2]
+
+    def residual(self, u: np.ndarray, x: float) -> np.ndarray:
+        out = []
+        for joint in self.linkage.joints:
+            a, b = joint.parts
+            pa = self.world(a, joint.points[0], u, x)
+            pb = self.world(b, joint.points[1], u, x)
+            if joint.kind == "pin":
+                out.extend((pa - pb) / self.scale)
+            else:
+                axis = self.direction(a, joint.axis, u, x)
+                d = pb - pa
+                out.append((d[0] * axis[1] - d[1] * axis[0]) / self.scale)
+                out.append(self.angle(b, u, x) - self.angle(a, u, x))
+        return np.asarray(out)
+
+    def direction(self, part: str, axis, u: np.ndarray, x: float) -> np.ndarray:
+        angle = self.angle(part, u, x)
+        c, s = math.cos(angle), math.sin(angle)
+        v = np.array([c * axis[0] - s * axis[1], s * axis[0] + c * axis[1]])
+        return v / np.linalg.norm(v)
+
+    def angle(self, part: str, u: np.ndarray, x: float) -> float:
+        if part in self.members:
+            return u[3 * self.members[part] + 2]
+        owner = self.mechanism.part(part)
+        for name in owner.coordinates:
+            if self.mechanism.coordinate(name).is_angle:
+                return x if name == self.linkage.input else u[-1]
+        return 0.0
+
+    def jacobian(self, u: np.ndarray, x: float) -> np.ndarray:
+        h = 1e-7
+        base = self.residual(u, x)
+        columns = []
+        for i in range(self.size):
+            step = np.zeros(self.size)
+            step[i] = h * max(1.0, abs(u[i]))
+            columns.append((self.residual(u + step, x) - base) / step[i])
+        return np.column_stack(columns)
+
+    def assemble(self, x: float, y_hint: float, tolerance: float) -> np.ndarray:
+        """Member poses at input x with the output near its hint, then the exact output."""
+        best, best_cost = None, math.inf
+        for k in range(16):
+            guess = self.guess(x, y_hint, TWO_PI * k / 16)
+            fit = least_squares(lambda v: self.residual(np.append(v, y_hint), x), guess[:-1],
+                                xtol=1e-14, ftol=1e-14, gtol=1e-14)
+            if fit.cost < best_cost:
+                best, best_cost = np.append(fit.x, y_hint), fit.cost
+        if best is None or math.sqrt(2 * best_cost) * self.scale > tolerance:
+            raise LinkageError(f"cannot assemble at {self.linkage.input} = {_num(x)} with "
+                               f"{self.linkage.output} = {_num(y_hint)}", where=self.where, field="joints")
+        exact = self.correct(best, x)
+        if exact is None or abs(exact[-1] - y_hint) > tolerance:
+            raise LinkageError(f"cannot assemble at {self.linkage.input} = {_num(x)}: the joints put "
+                               f"{self.linkage.output} at {_num(best[-1])}", where=self.where, field="joints")
+        return exact
+
+    def guess(self, x: float, y: float, angle: float) -> np.ndarray:
+        """Each member placed on a joint it shares with a part whose pose is known."""
+        u = np.zeros(self.size)
+        u[-1] = y
+        for member, i in self.members.items():
+            u[3 * i + 2] = angle
+            for joint in self.linkage.joints:
+                if member not in joint.parts:
+                    continue
+                other = joint.parts[1] if joint.parts[0] == member else joint.parts[0]
+                if other in self.members:
+                    continue
+                mine = joint.points[0] if joint.parts[0] == member else joint.points[1]
+                theirs = joint.points[1] if joint.parts[0] == member else joint.points[0]
+                anchor = self.world(other, theirs, u, x)
+                c, s = math.cos(angle), math.sin(angle)
+                u[3 * i] = anchor[0] - (c * mine[0] - s * mine[1])
+                u[3 * i + 1] = anchor[1] - (s * mine[0] + c * mine[1])
+                break
+        return u
+
+    def correct(self, guess: np.ndarray, x: float) -> np.ndarray | None:
+        result = root(self.residual, guess, args=(x,), method="hybr", options={"xtol": 1e-13})
+        if not result.success or np.max(np.abs(self.residual(result.x, x))) > 1e-10:
+            return None
+        return result.x
+
+    def continue_to(self, x0: float, u0: np.ndarray, targets: list[float]) -> list[np.ndarray]:
+        """Solutions at each target input, by continuation from (x0, u0)."""
+        path = []
+        prev_x, prev_u = x0, u0
+        older: tuple[float, np.ndarray] | None = None
+        for target in targets:
+            u = self.step(prev_x, prev_u, older, target)
+            older = (prev_x, prev_u)
+            prev_x, prev_u = target, u
+            path.append(u)
+        return path
+
+    def step(self, x: float, u: np.ndarray, older, target: float) -> np.ndarray:
+        """Move the solution from x to target, halving the step where the corrector fails."""
+        if abs(target - x) <= 1e-15 * max(1.0, abs(x)):
+            return u
+        goal = target
+        for _ in range(MAX_HALVINGS + 1):
+            predicted = u.copy()
+            if older is not None and older[0] != x:
+                predicted = u + (u - older[1]) * (goal - x) / (x - older[0])
+            solved = self.correct(predicted, goal)
+            if solved is not None and self.same_branch(u, solved, x, goal):
+                if goal == target:
+                    return solved
+                older, x, u, goal = (x, u), goal, solved, target
+                continue
+            goal = x + (goal - x) / 2
+        condition = np.linalg.cond(self.jacobian(u, x))
+        name = self.linkage.input
+        if condition > DEAD_POINT_CONDITION ** 0.5:
+            raise LinkageError(f"meets a dead point near {name} = {_num(x)} (its joints lock)",
+                               where=self.where, field="joints")
+        raise LinkageError(f"cannot assemble beyond {name} = {_num(x)}", where=self.where, field="joints")
+
+    def same_branch(self, u: np.ndarray, solved: np.ndarray, x: float, goal: float) -> bool:
+        """Reject corrector jumps to another assembly branch (large moves for a small step)."""
+        condition = np.linalg.cond(self.jacobian(solved, goal))
+        if condition > DEAD_POINT_CONDITION:
+            return False
+        jump = np.max(np.abs(solved - u)) / max(abs(goal - x), 1e-300)
+        return jump < 1e3 * max(1.0, self.scale)
+
+    def turn(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+        """Whole turns each angle made in one revolution of the input; fails off-branch."""
+        angles = [3 * i + 2 for i in range(len(self.members))]
+        if self.mechanism.coordinate(self.linkage.output).is_angle:
+            angles.append(self.size - 1)
+        turn = np.zeros(self.size)
+        turn[angles] = TWO_PI * np.round((end[angles] - start[angles]) / TWO_PI)
+        if np.max(np.abs(end - turn - start)) > 1e-6 * max(1.0, self.scale):
+            raise LinkageError(f"does not return to its initial assembly after a full turn of "
+                               f"{self.linkage.input}", where=self.where, field="joints")
+        return turn
+
+
+def _num(value: float) -> str:
+    return f"{value:.6g}"

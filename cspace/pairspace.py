@@ -1,0 +1,369 @@
+"""Pairwise configuration spaces: closed convex regions of linear constraints.
+
+A :class:`PairSpace` is what the tracer sees of a pair, whatever the pair type: a
+linear map from the pair's coordinates to pair-space coordinates ``s`` and closed
+convex regions ``rows @ s <= bounds`` covering its free space, each boundary edge
+tagged with the contact along it (or free, for an edge that only makes regions
+convex). Regions are indexed in an R-tree; :meth:`PairSpace.regions_at` returns every
+region whose closure holds a configuration.
+
+For translating pairs ``s`` is the offset of part B relative to part A (2-D), or its
+length along the one direction the pair can move in (1-D).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from rtree import index as rtree_index
+
+from .decompose import INF, Row2, decompose_line, decompose_plane
+from .minkowski import ContactLabel, SumPolygon
+
+FAR = 1e30
+
+
+@dataclass(frozen=True, order=True)
+class Contact:
+    """Faces (or corners) of two parts touching along a region boundary.
+
+    >>> str(Contact("piston", ("top",), "block1", ("bottom",)))
+    'piston.top/block1.bottom'
+    """
+
+    part_a: str
+    faces_a: tuple[str, ...]
+    part_b: str
+    faces_b: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.part_a}.{'+'.join(self.faces_a)}/{self.part_b}.{'+'.join(self.faces_b)}"
+
+    def __repr__(self) -> str:
+        return f"Contact({self.part_a!r}, {self.faces_a!r}, {self.part_b!r}, {self.faces_b!r})"
+
+
+@dataclass(frozen=True)
+class RegionEdge:
+    """A stretch of a region's boundary on one of its rows: a contact, or free if empty."""
+
+    row: int
+    start: tuple[float, ...]
+    end: tuple[float, ...]
+    contacts: tuple[Contact, ...]
+
+    def __repr__(self) -> str:
+        what = ", ".join(map(str, self.contacts)) or "free"
+        return f"RegionEdge(row={self.row}, {self.start} -> {self.end}, {what})"
+
+
+@dataclass(frozen=True)
+class Region:
+    """A closed convex region of a pair space: ``rows @ s <= bounds`` (rows of unit length).
+
+    ``vertices`` outline it within the pair's drawing box (an unbounded region is cut
+    there for drawing only); ``dimension`` is 2, 1 (a segment) or 0 (a point).
+    """
+
+    name: str
+    rows: np.ndarray
+    bounds: np.ndarray
+    vertices: np.ndarray
+    edges: tuple[RegionEdge, ...]
+    dimension: int
+    bbox: tuple[float, ...]
+
+    def contains(self, point: np.ndarray, tolerance: float) -> bool:
+        return bool(np.all(self.rows @ point <= self.bounds + tolerance))
+
+    def __repr__(self) -> str:
+        return f"Region({self.name!r}, dimension={self.dimension}, rows={len(self.bounds)})"
+
+
+@dataclass
+class PairSpace:
+    """The configuration space of one pair of parts.
+
+    ``matrix`` maps the pair's coordinates (``coordinates``, in mechanism order) to
+    ``s``. ``blocked`` holds the blocked polygons (pair-space vertices) for drawing.
+    """
+
+    part_a: str
+    part_b: str
+    coordinates: tuple[str, ...]
+    matrix: np.ndarray
+    regions: tuple[Region, ...]
+    blocked: tuple[np.ndarray, ...]
+
+    def __post_init__(self) -> None:
+        properties = rtree_index.Property()
+        properties.dimension = 2
+        self._index = rtree_index.Index(properties=properties, interleaved=True)
+        for i, region in enumerate(self.regions):
+            lo, hi = region.bbox[:self.dimension], region.bbox[self.dimension:]
+            box = (list(lo) + [0.0] * (2 - self.dimension)) + (list(hi) + [0.0] * (2 - self.dimension))
+            self._index.insert(i, box)
+
+    @property
+    def name(self) -> str:
+        return f"{self.part_a}/{self.part_b}"
+
+    @property
+    def dimension(self) -> int:
+        return self.matrix.shape[0]
+
+    @property
+    def imposes_nothing(self) -> bool:
+        """True when the parts can never overlap: one region, no constraints."""
+        return len(self.regions) == 1 and len(self.regions[0].bounds) == 0
+
+    def point(self, values: np.ndarray) -> np.ndarray:
+        """Pair-space point of the pair's coordinate values."""
+        return self.matrix @ values
+
+    def regions_at(self, point: np.ndarray, tolerance: float) -> list[int]:
+        """Indices of every region whose closure holds ``point`` (within ``tolerance``)."""
+        padded = list(point - tolerance) + [0.0] * (2 - self.dimension)
+        padded += list(point + tolerance) + [0.0] * (2 - self.dimension)
+        hits = sorted(self._index.intersection(padded))
+        return [i for i in hits if self.regions[i].contains(point, tolerance)]
+
+    def contacts_at(self, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
+        """Contacts holding at ``point``: the contact edges of its regions that pass through it."""
+        found = set()
+        for i in self.regions_at(point, tolerance):
+            for edge in self.regions[i].edges:
+                if edge.contacts and _on_segment(point, edge.start, edge.end, tolerance):
+                    found.update(edge.contacts)
+        return frozenset(found)
+
+    def __repr__(self) -> str:
+        return (f"PairSpace({self.name!r}, coordinates={self.coordinates!r}, "
+                f"dimension={self.dimension}, regions={len(self.regions)})")
+
+
+def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...],
+                           columns: list[tuple[Fraction, Fraction]], polygons: list[SumPolygon],
+                           quantum: float) -> PairSpace:
+    """Pair space of two translating parts.
+
+    ``columns[k]`` is how coordinate k moves B relative to A (exact, in lengths);
+    ``polygons`` are the open blocked sums on the integer grid of step ``quantum``.
+    """
+    direction = next((c for c in columns if c != (0, 0)), None)
+    if direction is None:
+        raise ValueError("a pair needs at least one coordinate that moves its parts apart")
+    one_dimensional = all(c[0] * direction[1] - c[1] * direction[0] == 0 for c in columns)
+    tagger = _Tagger(part_a, part_b, polygons)
+    if one_dimensional:
+        ratios = [(c[0] / direction[0]) if direction[0] else (c[1] / direction[1]) for c in columns]
+        length = math.hypot(float(direction[0]), float(direction[1]))
+        matrix = np.array([[float(r) * length for r in ratios]])
+        intervals = decompose_line([list(p.vertices) for p in polygons], direction) if polygons else [(-INF, INF)]
+        regions = [_interval_region(lo, hi, direction, length, quantum, tagger) for lo, hi in intervals]
+    else:
+        matrix = np.array([[float(c[0]) for c in columns], [float(c[1]) for c in columns]])
+        exact = decompose_plane([list(p.vertices) for p in polygons]) if polygons else [[]]
+        box = _drawing_box(polygons)
+        regions = [_plane_region(rows, box, quantum, tagger) for rows in exact]
+    regions.sort(key=_order_key)
+    named = tuple(_renamed(r, f"r{i + 1}") for i, r in enumerate(regions))
+    blocked = tuple(np.array(p.vertices, float) * quantum for p in polygons)
+    return PairSpace(part_a, part_b, coordinates, matrix, named, blocked)
+
+
+class _Tagger:
+    """Which contacts hold where a facet of free space meets blocked space."""
+
+    def __init__(self, part_a: str, part_b: str, polygons: list[SumPolygon]) -> None:
+        self.part_a, self.part_b = part_a, part_b
+        self.polygons = polygons
+
+    def contacts(self, point: tuple[Fraction, Fraction], normal: tuple[Fraction, Fraction]) -> tuple[Contact, ...]:
+        """Contacts of every polygon that ``point`` touches and ``normal`` points into."""
+        found = set()
+        px, py = point
+        nx, ny = normal
+        for polygon in self.polygons:
+            tight = []
+            n = len(polygon.vertices)
+            for i in range(n):
+                (x0, y0), (x1, y1) = polygon.vertices[i], polygon.vertices[(i + 1) % n]
+                if (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0) != 0:
+                    continue
+                if min(x0, x1) <= px <= max(x0, x1) and min(y0, y1) <= py <= max(y0, y1):
+                    tight.append(i)
+            if tight and all(self._inward(polygon, i, nx, ny) for i in tight):
+                found.update(self._contact(polygon.labels[i]) for i in tight if polygon.labels[i])
+        return tuple(sorted(found))
+
+    def breakpoints(self, p: tuple, q: tuple) -> list[Fraction]:
+        """Parameters in (0, 1) along p->q where some polygon's boundary starts or stops."""
+        (px, py), (qx, qy) = p, q
+        dx, dy = qx - px, qy - py
+        ts = set()
+        for polygon in self.polygons:
+            n = len(polygon.vertices)
+            for i in range(n):
+                (x0, y0), (x1, y1) = polygon.vertices[i], polygon.vertices[(i + 1) % n]
+                ex, ey = x1 - x0, y1 - y0
+                denominator = dx * ey - dy * ex
+                if denominator == 0:
+                    for vx, vy in ((x0, y0), (x1, y1)):
+                        if (vx - px) * dy - (vy - py) * dx == 0:
+                            t = ((vx - px) * dx + (vy - py) * dy) / (dx * dx + dy * dy)
+                            ts.add(Fraction(t))
+                    continue
+                t = Fraction((x0 - px) * ey - (y0 - py) * ex, denominator)
+                u = Fraction((x0 - px) * dy - (y0 - py) * dx, denominator)
+                if 0 <= u <= 1:
+                    ts.add(t)
+        return sorted(t for t in ts if 0 < t < 1)
+
+    @staticmethod
+    def _inward(polygon: SumPolygon, i: int, nx, ny) -> bool:
+        (x0, y0), (x1, y1) = polygon.vertices[i], polygon.vertices[(i + 1) % len(polygon.vertices)]
+        return nx * (y1 - y0) + ny * (x0 - x1) < 0
+
+    def _contact(self, label: ContactLabel) -> Contact:
+        return Contact(self.part_a, label[0], self.part_b, label[1])
+
+
+def _plane_region(rows: list[Row2], box: list[tuple[Fraction, Fraction]], quantum: float,
+                  tagger: _Tagger) -> Region:
+    polygon = _clip(box, rows)
+    edges = []
+    for k, (a, b, c) in enumerate(rows):
+        on_row = [p for p in polygon if a * p[0] + b * p[1] == c]
+        if not on_row:
+            continue
+        direction = (-b, a)
+        on_row.sort(key=lambda p: p[0] * direction[0] + p[1] * direction[1])
+        start, end = on_row[0], on_row[-1]
+        edges.extend(_tagged_edges(k, start, end, (a, b), quantum, tagger))
+    norms = [math.hypot(float(a), float(b)) for a, b, _ in rows]
+    matrix = np.array([[float(a) / n, float(b) / n] for (a, b, _), n in zip(rows, norms)]).reshape(-1, 2)
+    bounds = np.array([float(c) * quantum / n for (_, _, c), n in zip(rows, norms)])
+    vertices = np.array([[float(x) * quantum, float(y) * quantum] for x, y in polygon]).reshape(-1, 2)
+    dimension = _dimension(polygon)
+    bbox = _bbox(polygon, box, quantum)
+    return Region("", matrix, bounds, vertices, tuple(edges), dimension, bbox)
+
+
+def _interval_region(lo, hi, direction, length: float, quantum: float, tagger: _Tagger) -> Region:
+    rows, bounds, edges = [], [], []
+    scale = quantum * length
+    for sign, end in ((-1, lo), (1, hi)):
+        if abs(end) == INF:
+            continue
+        point = (direction[0] * end, direction[1] * end)
+        normal = (sign * direction[0], sign * direction[1])
+        rows.append([float(sign)])
+        bounds.append(sign * float(end) * scale)
+        value = (float(end) * scale,)
+        edges.append(RegionEdge(len(rows) - 1, value, value, tagger.contacts(point, normal)))
+    finite = [float(v) * scale for v in (lo, hi) if abs(v) != INF]
+    vertices = np.array(finite).reshape(-1, 1)
+    lower = float(lo) * scale if lo != -INF else -FAR
+    upper = float(hi) * scale if hi != INF else FAR
+    return Region("", np.array(rows, float).reshape(-1, 1), np.array(bounds, float), vertices,
+                  tuple(edges), 0 if lo == hi else 1, (lower, upper))
+
+
+def _tagged_edges(row: int, start, end, normal, quantum: float, tagger: _Tagger) -> list[RegionEdge]:
+    """Split a facet where the blocked space beside it changes, and tag each piece."""
+    if start == end:
+        return [RegionEdge(row, _float(start, quantum), _float(start, quantum), tagger.contacts(start, normal))]
+    ts = [Fraction(0)] + tagger.breakpoints(start, end) + [Fraction(1)]
+    pieces: list[RegionEdge] = []
+    for t0, t1 in zip(ts, ts[1:]):
+        p0 = _lerp(start, end, t0)
+        p1 = _lerp(start, end, t1)
+        contacts = tagger.contacts(_lerp(start, end, (t0 + t1) / 2), normal)
+        if pieces and pieces[-1].contacts == contacts:
+            pieces[-1] = RegionEdge(row, pieces[-1].start, _float(p1, quantum), contacts)
+        else:
+            pieces.append(RegionEdge(row, _float(p0, quantum), _float(p1, quantum), contacts))
+    return pieces
+
+
+def _clip(box: list[tuple[Fraction, Fraction]], rows: list[Row2]) -> list[tuple[Fraction, Fraction]]:
+    """Exact convex clipping of the box polygon by half-planes a x + b y <= c."""
+    polygon = list(box)
+    for a, b, c in rows:
+        out = []
+        n = len(polygon)
+        for i in range(n):
+            p, q = polygon[i], polygon[(i + 1) % n]
+            fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
+            if fp <= 0:
+                out.append(p)
+            if (fp < 0 < fq) or (fq < 0 < fp):
+                t = fp / (fp - fq)
+                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+        polygon = [p for i, p in enumerate(out) if p != out[i - 1]] or out[:1]
+    return polygon
+
+
+def _drawing_box(polygons: list[SumPolygon]) -> list[tuple[Fraction, Fraction]]:
+    xs = [x for p in polygons for x, _ in p.vertices] or [0]
+    ys = [y for p in polygons for _, y in p.vertices] or [0]
+    margin = max(max(xs) - min(xs), max(ys) - min(ys), 1)
+    x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
+    return [(Fraction(x0), Fraction(y0)), (Fraction(x1), Fraction(y0)),
+            (Fraction(x1), Fraction(y1)), (Fraction(x0), Fraction(y1))]
+
+
+def _bbox(polygon, box, quantum: float) -> tuple[float, float, float, float]:
+    """Bounding box in lengths; sides on the drawing box reach to the far field."""
+    xs = [p[0] for p in polygon]
+    ys = [p[1] for p in polygon]
+    (bx0, by0), (bx1, by1) = box[0], box[2]
+    lo_x = -FAR if min(xs) <= bx0 else float(min(xs)) * quantum
+    hi_x = FAR if max(xs) >= bx1 else float(max(xs)) * quantum
+    lo_y = -FAR if min(ys) <= by0 else float(min(ys)) * quantum
+    hi_y = FAR if max(ys) >= by1 else float(max(ys)) * quantum
+    return (lo_x, lo_y, hi_x, hi_y)
+
+
+def _dimension(polygon) -> int:
+    if len(set(polygon)) == 1:
+        return 0
+    (x0, y0) = polygon[0]
+    for (x1, y1), (x2, y2) in zip(polygon[1:], polygon[2:]):
+        if (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0) != 0:
+            return 2
+    return 1
+
+
+def _order_key(region: Region) -> tuple:
+    lo = region.bbox[:len(region.bbox) // 2]
+    hi = region.bbox[len(region.bbox) // 2:]
+    return (tuple(lo), tuple(hi), region.dimension)
+
+
+def _renamed(region: Region, name: str) -> Region:
+    return Region(name, region.rows, region.bounds, region.vertices, region.edges, region.dimension,
+                  region.bbox)
+
+
+def _lerp(p, q, t):
+    return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+
+
+def _float(p, quantum: float) -> tuple[float, float]:
+    return (float(p[0]) * quantum, float(p[1]) * quantum)
+
+
+def _on_segment(point: np.ndarray, start, end, tolerance: float) -> bool:
+    a = np.asarray(start, float)
+    b = np.asarray(end, float)
+    d = b - a
+    length2 = float(d @ d)
+    if length2 == 0:
+        return float(np.linalg.norm(point - a)) <= tolerance
+    t = min(max(float((point - a) @ d) / length2, 0.0), 1.0)
+    return float(np.linalg.norm(point - (a + t * d))) <= tolerance

@@ -1,0 +1,88 @@
+"""The one tolerance policy, defined here and used everywhere.
+
+All lengths scale with the mechanism's *size*: the diagonal of the bounding box of
+every part in its initial configuration. A file may override the relative factors
+in its ``[tolerance]`` table.
+
+=================  =====================  ==================================================
+name               default                meaning
+=================  =====================  ==================================================
+``length``         1e-7 x size            two points closer than this coincide; a contact is
+                                          tight; parts may overlap by at most this much
+``angle``          1e-7 rad               the same for angles
+``arc``            1e-4 x size            largest deviation of a linearized arc from the
+                                          true arc; arcs are linearized *outward* (the
+                                          polygon contains the true material) so real
+                                          parts never overlap, but may stop up to this
+                                          far short of touching
+``quantum``        power of ten <=        grid of the exact integer geometry (pyclipper
+                   length / 1000          Minkowski sums, exact region arithmetic)
+``lp``             1e-10                  HiGHS primal/dual feasibility tolerance
+``velocity``       1e-8 (relative)        a coordinate whose speed is below this fraction
+                                          of the driving speed is standing still (kept
+                                          well above ``lp`` so solver noise never moves)
+=================  =====================  ==================================================
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+DEFAULT_LENGTH = 1e-7
+DEFAULT_ANGLE = 1e-7
+DEFAULT_ARC = 1e-4
+DEFAULT_LP = 1e-10
+DEFAULT_VELOCITY = 1e-8
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Absolute tolerances for one mechanism.
+
+    >>> tol = Tolerance.for_size(100.0)
+    >>> tol.length, tol.arc, tol.quantum
+    (1e-05, 0.01, 1e-08)
+    """
+
+    size: float
+    length: float
+    angle: float
+    arc: float
+    quantum: float
+    lp: float
+    velocity: float
+
+    @classmethod
+    def for_size(cls, size: float, *, length: float = DEFAULT_LENGTH, angle: float = DEFAULT_ANGLE,
+                 arc: float = DEFAULT_ARC, lp: float = DEFAULT_LP,
+                 velocity: float = DEFAULT_VELOCITY) -> "Tolerance":
+        """Tolerances for a mechanism of the given size; factors are relative to it."""
+        size = float(size) if size > 0 else 1.0
+        absolute_length = length * size
+        quantum = 10.0 ** math.floor(math.log10(absolute_length / 1000.0))
+        return cls(size=size, length=absolute_length, angle=angle, arc=arc * size,
+                   quantum=quantum, lp=lp, velocity=velocity)
+
+    @property
+    def overlap(self) -> float:
+        """Largest penetration the geometry oracle accepts between two real parts."""
+        return self.length
+
+    @property
+    def assembly(self) -> float:
+        """How far a hand-entered linkage output (a branch hint) may be from the solved value."""
+        return 100.0 * self.length
+
+    @property
+    def support_probe(self) -> float:
+        """Distance a force-loaded part is nudged to test that something supports it.
+
+        It exceeds the largest gap outward arc linearization can leave.
+        """
+        return 2.0 * self.arc + 100.0 * self.length
+
+    def __repr__(self) -> str:
+        return (f"Tolerance(size={self.size:g}, length={self.length:g}, angle={self.angle:g}, "
+                f"arc={self.arc:g}, quantum={self.quantum:g}, lp={self.lp:g}, "
+                f"velocity={self.velocity:g})")

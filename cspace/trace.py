@@ -1,0 +1,204 @@
+"""The result of tracing: pieces of path, segments of uniform behaviour, samples.
+
+A *piece* is a stretch of path in one mechanism region under one mode of motion;
+within it every coordinate moves linearly between knots (the linkage-table cells).
+A *segment* is a maximal run of pieces with the same behaviour: the same driving
+motions and driving relations, the same contacts, and every coordinate moving the
+same way (or standing still). Segments therefore end where a contact begins or ends,
+a driving relation changes, a moving coordinate reverses or stops, an input is
+blocked or time runs out, and never at a free region boundary or a table cell.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .analysis import Analysis
+
+TWO_PI = 2 * math.pi
+
+
+@dataclass(frozen=True)
+class DriveLine:
+    """``source`` drives ``targets`` (coordinate indices), through a linkage or contacts."""
+
+    source: int
+    targets: tuple[int, ...]
+    through: str
+
+    def __repr__(self) -> str:
+        return f"DriveLine({self.source}, {self.targets}, through={self.through!r})"
+
+
+@dataclass
+class Piece:
+    """Path in one region under one mode, as knots (parameter, configuration).
+
+    The parameter is input time for an input step and the external motions' own
+    clock for an external step (which takes no input time: ``time`` stays put).
+    ``origin`` is where the sampling grid of this motion starts.
+    """
+
+    phase: str
+    motion: int
+    key: tuple[int, ...]
+    params: np.ndarray
+    configs: np.ndarray
+    time: float
+    origin: float
+    sampling: float
+    roots: tuple[int, ...]
+    lines: tuple[DriveLine, ...]
+    contacts: frozenset
+    signs: tuple[int, ...]
+    end: str
+
+    @property
+    def behaviour(self) -> tuple:
+        contacts = tuple(sorted(map(str, self.contacts)))
+        return (self.phase, self.motion, self.roots, self.lines, contacts, self.signs)
+
+    @property
+    def duration(self) -> float:
+        return float(self.params[-1] - self.params[0]) if self.phase == "input" else 0.0
+
+    def __repr__(self) -> str:
+        return (f"Piece({self.phase!r}, key={self.key}, params=[{self.params[0]:.6g}, "
+                f"{self.params[-1]:.6g}], end={self.end!r})")
+
+
+@dataclass
+class Segment:
+    """A maximal stretch of uniform behaviour (one record of paper Figure 4)."""
+
+    index: int
+    pieces: list[Piece]
+
+    @property
+    def first(self) -> Piece:
+        return self.pieces[0]
+
+    @property
+    def phase(self) -> str:
+        return self.first.phase
+
+    @property
+    def start(self) -> np.ndarray:
+        return self.pieces[0].configs[0]
+
+    @property
+    def finish(self) -> np.ndarray:
+        return self.pieces[-1].configs[-1]
+
+    @property
+    def start_time(self) -> float:
+        return self.pieces[0].time
+
+    @property
+    def end_time(self) -> float:
+        return self.pieces[-1].time + self.pieces[-1].duration
+
+    @property
+    def end(self) -> str:
+        return self.pieces[-1].end
+
+    def knots(self) -> tuple[np.ndarray, np.ndarray]:
+        params = np.concatenate([p.params if i == 0 else p.params[1:] for i, p in enumerate(self.pieces)])
+        configs = np.vstack([p.configs if i == 0 else p.configs[1:] for i, p in enumerate(self.pieces)])
+        return params, configs
+
+    def __repr__(self) -> str:
+        return f"Segment({self.index}, {self.phase!r}, pieces={len(self.pieces)}, end={self.end!r})"
+
+
+@dataclass
+class TraceStats:
+    """Counts behind Table 2 and the cost of the trace."""
+
+    pairs: int
+    constraining_pairs: int
+    pairwise_regions: int
+    potential_regions: int
+    explored_regions: int
+    nonempty_regions: int
+    traversed_regions: int
+    lp_solves: int
+    pieces: int
+    seconds: float
+
+
+@dataclass
+class Trace:
+    """A traced path: pieces, segments, why it ended, and statistics."""
+
+    analysis: Analysis
+    pieces: list[Piece]
+    end_reason: str
+    stats: TraceStats
+    region_names: dict[tuple[int, ...], dict[str, str]] = field(default_factory=dict)
+    segments: list[Segment] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.segments = build_segments(self.pieces)
+
+    @property
+    def mechanism(self):
+        return self.analysis.mechanism
+
+    def samples(self) -> list[tuple[float, int, np.ndarray]]:
+        """(time, segment number, configuration) at every sampling step and segment boundary.
+
+        Angles are unwrapped here; :func:`reported` turns them into reported values.
+        """
+        rows = []
+        for segment in self.segments:
+            params, configs = segment.knots()
+            step = segment.first.sampling
+            origin = segment.first.origin
+            lo, hi = params[0], params[-1]
+            k0 = math.floor((lo - origin) / step + 1e-9) + 1
+            grid = [origin + k * step for k in range(k0, math.ceil((hi - origin) / step - 1e-9))]
+            values = [lo] + [g for g in grid if lo + 1e-12 < g < hi - 1e-12] + [hi]
+            for value in values:
+                q = np.array([np.interp(value, params, configs[:, j]) for j in range(configs.shape[1])])
+                time = value if segment.phase == "input" else segment.start_time
+                rows.append((float(time), segment.index, q))
+        return rows
+
+    def __repr__(self) -> str:
+        return f"Trace({self.mechanism.name!r}, segments={len(self.segments)}, end={self.end_reason!r})"
+
+
+def build_segments(pieces: list[Piece]) -> list[Segment]:
+    """Group consecutive pieces of equal behaviour into numbered segments."""
+    segments: list[Segment] = []
+    for piece in pieces:
+        if segments and segments[-1].pieces[-1].behaviour == piece.behaviour:
+            segments[-1].pieces.append(piece)
+        else:
+            segments.append(Segment(len(segments) + 1, [piece]))
+    return segments
+
+
+def wrap(angle: float) -> float:
+    """An angle in (-pi, pi]."""
+    wrapped = math.remainder(angle, TWO_PI)
+    return math.pi if wrapped == -math.pi else wrapped
+
+
+def reported(value: float, is_angle: bool, inside: float = 0.0) -> float:
+    """A coordinate value as reported: angles in (-pi, pi].
+
+    ``inside`` is the direction towards the inside of the segment the value ends;
+    at the seam (pi) the value is the limit from that side, so a segment that starts
+    at pi turning counterclockwise starts at -pi.
+    """
+    if not is_angle:
+        return value
+    base = wrap(value)
+    if inside and abs(abs(base) - math.pi) < 1e-9:
+        return -math.pi if wrap(value + 1e-6 * inside) < 0 else math.pi
+    return base

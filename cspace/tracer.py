@@ -1,0 +1,240 @@
+"""The path tracer: kinematic simulation with simple dynamics (paper Figure 8).
+
+::
+
+    loop:
+        if the time allotment is used up or no input motion remains: stop
+        run every external motion to completion (together, taking no input time)
+        apply the current input motion within the region to its exit;
+        if it cannot move at all, it is blocked: go on with the next input motion
+
+At a boundary configuration every potential region whose closure holds it is a
+candidate; the tracer takes the one where motion occurs (the best velocity program).
+Within the chosen region the motion follows its mode from knot to knot: a knot at
+each linkage-table cell, the region exit found by a ratio test on the region's rows.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .analysis import Analysis
+from .constraints import ConstraintManager
+from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics
+from .errors import TraceError
+from .regions import RegionDiagram
+from .trace import DriveLine, Piece, Trace, TraceStats
+
+MAX_PIECES = 20000
+MAX_STALLS = 50
+
+
+@dataclass
+class _Followed:
+    params: list[float]
+    configs: list[np.ndarray]
+    end: str
+
+
+def trace(analysis: Analysis, *, until: float | None = None) -> Trace:
+    """Trace the mechanism's path under its input motions for its time allotment.
+
+    >>> from cspace.loader import load
+    >>> from cspace.analysis import analyze
+    >>> t = trace(analyze(load("fixtures/feeder.toml")), until=6.283185307179586)
+    >>> len(t.segments)
+    6
+    """
+    return Tracer(analysis).run(analysis.mechanism.time if until is None else until)
+
+
+class Tracer:
+    """Traces one analysed mechanism; see :func:`trace`."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        mechanism = analysis.mechanism
+        self.mechanism = mechanism
+        self.tolerance = mechanism.tolerance
+        self.n = len(mechanism.coordinates)
+        index = mechanism.coordinate_index
+        self.manager = ConstraintManager(self.tolerance.lp)
+        self.diagram = RegionDiagram(analysis, self.manager)
+        links = tuple(LinkageLink(t, index[t.linkage.input], index[t.linkage.output])
+                      for t in analysis.linkage_tables.values())
+        self.forces = {index[f.coordinate]: f for f in mechanism.forces}
+        speeds = [abs(v) for m in mechanism.inputs for _, v in m.velocities] + [f.speed for f in mechanism.forces]
+        self.dynamics = SimpleDynamics(self.n, links, {j: (f.direction, f.speed) for j, f in self.forces.items()},
+                                       self.manager, max(speeds, default=1.0), self.tolerance.velocity)
+        self.is_angle = np.array([c.is_angle for c in mechanism.coordinates])
+        self.region_names: dict[tuple[int, ...], dict[str, str]] = {}
+
+    def run(self, allotment: float) -> Trace:
+        start = time.perf_counter()
+        q = self.analysis.initial.copy()
+        now = 0.0
+        motions = list(self.mechanism.inputs)
+        current, motion_start = 0, 0.0
+        pieces: list[Piece] = []
+        stalls = 0
+        end = "no input motions"
+        while True:
+            if now >= allotment - 1e-12:
+                end = "time allotment used"
+                break
+            if current >= len(motions):
+                end = "input blocked" if motions else "no input motions"
+                break
+            held = {self.mechanism.coordinate_index[c]: 0.0 for c in motions[current].coordinates}
+            clock = 0.0
+            while True:
+                piece = self.step(q, EXTERNAL, held, current, now, clock, 0.0, np.inf)
+                if piece is None:
+                    break
+                pieces.append(piece)
+                q, clock = piece.configs[-1], float(piece.params[-1])
+                self.guard(pieces)
+            motion = motions[current]
+            rates = {self.mechanism.coordinate_index[c]: v for c, v in motion.velocities}
+            piece = self.step(q, INPUT, rates, current, now, now, motion_start, allotment)
+            if piece is None:
+                current, motion_start = current + 1, now
+                continue
+            stalls = stalls + 1 if piece.params[-1] - piece.params[0] <= 1e-12 else 0
+            if stalls > MAX_STALLS:
+                raise TraceError(f"no progress at t = {now:.6g}: the input motion keeps stopping "
+                                 "at the same configuration")
+            if piece.params[-1] > piece.params[0]:
+                pieces.append(piece)
+            q, now = piece.configs[-1], float(piece.params[-1])
+            self.guard(pieces)
+        stats = TraceStats(
+            pairs=len(self.analysis.pairs), constraining_pairs=len(self.diagram.pairs),
+            pairwise_regions=sum(len(p.regions) for p in self.diagram.pairs),
+            potential_regions=self.diagram.potential,
+            explored_regions=len(self.diagram.stats.explored),
+            nonempty_regions=len(self.diagram.stats.nonempty),
+            traversed_regions=len({p.key for p in pieces}),
+            lp_solves=self.manager.solves, pieces=len(pieces), seconds=time.perf_counter() - start)
+        return Trace(self.analysis, pieces, end, stats, self.region_names)
+
+    def guard(self, pieces: list[Piece]) -> None:
+        if len(pieces) > MAX_PIECES:
+            raise TraceError(f"the trace passed {MAX_PIECES} pieces of path; it is probably cycling "
+                             "without end (shorten the time allotment with --until)")
+
+    def step(self, q: np.ndarray, phase: str, fixed: dict[int, float], motion: int, now: float,
+             param: float, origin: float, limit: float) -> Piece | None:
+        """One piece of path from ``q``, or None if nothing can move."""
+        best: Mode | None = None
+        for key in self.diagram.keys_at(q):
+            region = self.diagram.region(key, q)
+            mode = self.dynamics.solve(region, q, phase, fixed)
+            if mode is not None and (best is None or mode.objective < best.objective - self.dynamics.eps):
+                best = mode
+        if best is None:
+            return None
+        if phase == EXTERNAL and self.dynamics.progress(best) <= self.dynamics.eps:
+            return None
+        followed = self.follow(best, q, param, limit)
+        if len(followed.params) < 2:
+            return None if phase == EXTERNAL else self._stalled(best, q, motion, now, param, origin)
+        self.region_names.setdefault(best.region.key, self.diagram.pair_regions(best.region.key))
+        configs = np.array(followed.configs)
+        params = np.array(followed.params)
+        middle = np.array([np.interp(0.5 * (params[0] + params[-1]), params, configs[:, j])
+                           for j in range(self.n)])
+        roots, lines = self.drive_lines(best, phase, q)
+        sampling = self._sampling(phase, motion, roots)
+        return Piece(phase, motion, best.region.key, params, configs,
+                     now, origin if phase == INPUT else 0.0, sampling, roots, lines,
+                     self.diagram.contacts(middle),
+                     tuple(int(s) for s in np.sign(best.velocity)), followed.end)
+
+    def follow(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
+        """Move along the mode from knot to knot until the region exit or another event."""
+        region = mode.region
+        params, configs = [param], [q.copy()]
+        eps = self.dynamics.eps
+        while True:
+            v = mode.velocity_at(q)
+            if v is None:
+                return _Followed(params, configs, "motion changes")
+            slack = region.h - region.G @ q
+            rate = region.G @ v
+            moving_in = rate > eps
+            tight = slack <= region.tolerances
+            if np.any(moving_in & tight):
+                return _Followed(params, configs, "motion changes")
+            dt, event = limit - param, "time allotment used"
+            if np.any(moving_in):
+                ratios = np.maximum(slack[moving_in], 0.0) / rate[moving_in]
+                k = int(np.argmin(ratios))
+                if ratios[k] < dt:
+                    dt, event = float(ratios[k]), "region exit"
+            for link in mode.linkages:
+                rate_in = v[link.input]
+                if abs(rate_in) > eps:
+                    node = link.table.next_node(q[link.input], 1 if rate_in > 0 else -1)
+                    to_node = (node - q[link.input]) / rate_in
+                    if to_node < dt:
+                        dt, event = to_node, "table cell"
+            if not np.isfinite(dt):
+                names = [c.name for c, r in zip(self.mechanism.coordinates, v) if abs(r) > eps]
+                raise TraceError(f"{', '.join(names)} move without end: nothing ever stops this motion "
+                                 "(is a support missing?)")
+            q = q + v * dt
+            param += dt
+            params.append(param)
+            configs.append(q.copy())
+            if event != "table cell":
+                return _Followed(params, configs, event)
+
+    def drive_lines(self, mode: Mode, phase: str, q: np.ndarray) -> tuple[tuple[int, ...], tuple[DriveLine, ...]]:
+        """Driving motions and the driving relation, as the paper's Figure 4 prints them.
+
+        Contacts transmit motion from the coordinate whose motion would push into the
+        contact to the one whose motion relieves it; roots are moving coordinates
+        nothing drives (the input always is one). Each root, and each linkage output
+        it reaches, drives what its contacts reach, then its linkage outputs.
+        """
+        moving = {j for j in range(self.n) if abs(mode.velocity[j]) > self.dynamics.eps}
+        prescribed = {j for j in mode.rates if j in moving} if phase == INPUT else set()
+        edges = [(a, b) for a, b in mode.transmissions(q) if b not in prescribed]
+        links = {lk.input: lk.output for lk in mode.linkages if lk.input in moving and lk.output in moving}
+        driven = {b for _, b in edges} | set(links.values())
+        roots = tuple(sorted(prescribed | {j for j in moving if j not in driven}))
+        lines: list[DriveLine] = []
+        queue, seen = list(roots), set(roots)
+        while queue:
+            source = queue.pop(0)
+            reached, frontier = [], [source]
+            while frontier:
+                node = frontier.pop(0)
+                for a, b in edges:
+                    if a == node and b not in seen:
+                        seen.add(b)
+                        reached.append(b)
+                        frontier.append(b)
+            if reached:
+                lines.append(DriveLine(source, tuple(sorted(reached)), "contact"))
+            for node in [source] + sorted(reached):
+                if node in links and links[node] not in seen:
+                    seen.add(links[node])
+                    lines.append(DriveLine(node, (links[node],), "linkage"))
+                    queue.append(links[node])
+        return roots, tuple(lines)
+
+    def _sampling(self, phase: str, motion: int, roots: tuple[int, ...]) -> float:
+        if phase == INPUT:
+            return self.mechanism.inputs[motion].sampling
+        steps = [self.forces[j].sampling for j in roots if j in self.forces]
+        return min(steps) if steps else min(f.sampling for f in self.mechanism.forces)
+
+    def _stalled(self, mode, q, motion, now, param, origin) -> Piece:
+        """A zero-length input piece: the caller counts these to detect a stall."""
+        return Piece(INPUT, motion, mode.region.key, np.array([param, param]), np.array([q, q]), now,
+                     origin, 1.0, (), (), frozenset(), tuple([0] * self.n), "stalled")
