@@ -34,8 +34,9 @@ def overlap_depth(a: BaseGeometry, b: BaseGeometry) -> float:
     common = a.intersection(b)
     if common.is_empty or common.area == 0:
         return 0.0
-    radius = shapely.maximum_inscribed_circle(common, tolerance=max(common.area ** 0.5 * 1e-3, 1e-12)).length
-    return 2.0 * radius
+    depths = [2.0 * shapely.maximum_inscribed_circle(part, tolerance=max(part.area ** 0.5 * 1e-3, 1e-12)).length
+              for part in shapely.get_parts(common) if part.area > 0]
+    return max(depths, default=0.0)
 
 
 def check_initial_overlaps(mechanism: Mechanism, values: Mapping[str, float]) -> None:

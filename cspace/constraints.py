@@ -128,12 +128,14 @@ class ConstraintManager:
                 seen.add(signature)
                 keep.append(i)
         essential = []
+        n = G.shape[1]
         for i in keep:
             others = [k for k in keep if k != i and (k in essential or k > i)]
-            n = G.shape[1]
-            result = self.solve(-G[i], G[others], np.full(len(others), -np.inf), h[others] + self.tolerance,
+            result = self.solve(-G[i], G[others], np.full(len(others), -np.inf), h[others],
                                 np.full(n, -np.inf), np.full(n, np.inf))
-            if not result.ok or -result.objective > h[i] + self.tolerance:
+            # The solver may overshoot each row by its tolerance; count that as tight.
+            margin = 100 * self.tolerance * (1 + abs(h[i]))
+            if not result.ok or -result.objective > h[i] + margin:
                 essential.append(i)
         return essential
 

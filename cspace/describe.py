@@ -70,12 +70,23 @@ def summary(trace: Trace, segment: Segment) -> str:
 
 
 def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
-    """The description as JSON: segments, how the trace ended, and optionally statistics."""
+    """The description as JSON: segments, how the trace ended, and optionally statistics.
+
+    Each segment also lists the irredundant constraints of the region it starts in.
+    """
+    manager = ConstraintManager(trace.mechanism.tolerance.lp)
+    diagram = RegionDiagram(trace.analysis, manager)
+    names = [c.name for c in trace.mechanism.coordinates]
+    segments = []
+    for segment in trace.segments:
+        record = _segment_record(trace, segment)
+        record["constraints"] = diagram.region(segment.first.key, segment.start).constraints(manager, names)
+        segments.append(record)
     document = {
         "mechanism": trace.mechanism.name,
-        "coordinates": [c.name for c in trace.mechanism.coordinates],
+        "coordinates": names,
         "end": {"reason": trace.end_reason, "time": _clean(_end_time(trace))},
-        "segments": [_segment_record(trace, s) for s in trace.segments],
+        "segments": segments,
     }
     if statistics is not None:
         document["statistics"] = statistics
@@ -267,7 +278,7 @@ def _degrees_of_freedom(trace: Trace) -> int:
             if result.ok and region.h[r] - result.objective <= region.tolerances[r]:
                 equalities.append(region.G[r])
         rank = np.linalg.matrix_rank(np.array(equalities)) if equalities else 0
-        best = max(best, region.G.shape[1] - rank - len(trace.analysis.linkage_tables))
+        best = max(best, int(region.G.shape[1] - rank - len(trace.analysis.linkage_tables)))
     return best
 
 

@@ -340,12 +340,8 @@ class _JointSystem:
                 older, x, u, goal = (x, u), goal, solved, target
                 continue
             goal = x + (goal - x) / 2
-        condition = np.linalg.cond(self.jacobian(u, x))
-        name = self.linkage.input
-        if condition > DEAD_POINT_CONDITION ** 0.5:
-            raise LinkageError(f"meets a dead point near {name} = {_num(x)} (its joints lock)",
-                               where=self.where, field="joints")
-        raise LinkageError(f"cannot assemble beyond {name} = {_num(x)}", where=self.where, field="joints")
+        raise LinkageError(f"meets a dead point at {self.linkage.input} = {_num(x)}: its joints line up and "
+                           "the linkage cannot be driven past it", where=self.where, field="joints")
 
     def same_branch(self, u: np.ndarray, solved: np.ndarray, x: float, goal: float) -> bool:
         """Reject corrector jumps to another assembly branch (large moves for a small step)."""

@@ -58,8 +58,43 @@ class MechanismRegion:
         """Mask of the rows holding with equality at ``q``."""
         return self.h - self.G @ q <= self.tolerances
 
+    def constraints(self, manager: "ConstraintManager", names: list[str]) -> list[str]:
+        """The region's irredundant constraints as text, like the paper's equation (1).
+
+        >>> # e.g. ['xb1 = 12', 'yb2 - yb1 >= 2', 'xp - xb1 >= -7', ...]
+        """
+        keep = manager.essential(self.G, self.h)
+        rows = [(self.G[i] / np.max(np.abs(self.G[i])), self.h[i] / np.max(np.abs(self.G[i]))) for i in keep]
+        out, used = [], set()
+        for i, (g, b) in enumerate(rows):
+            if i in used:
+                continue
+            twin = next((k for k in range(i + 1, len(rows)) if k not in used
+                         and np.allclose(rows[k][0], -g) and abs(rows[k][1] + b) <= 1e-9), None)
+            if twin is not None:
+                used.add(twin)
+            out.append(_linear_text(g, b, names, "=" if twin is not None else "<="))
+        return out
+
     def __repr__(self) -> str:
         return f"MechanismRegion(key={self.key}, rows={len(self.h)})"
+
+
+def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str) -> str:
+    """``g @ q (relation) bound`` written with names, leading term positive (flipping <= to >=)."""
+    terms = [(c, n) for c, n in zip(g, names) if abs(c) > 1e-12]
+    if terms and terms[0][0] < 0:
+        terms = [(-c, n) for c, n in terms]
+        bound = -bound
+        relation = {"<=": ">=", "=": "="}[relation]
+    text = ""
+    for k, (c, name) in enumerate(terms):
+        size = abs(c)
+        coefficient = "" if abs(size - 1) < 1e-12 else f"{size:.4g} "
+        sign = ("-" if c < 0 else "") if k == 0 else (" - " if c < 0 else " + ")
+        text += f"{sign}{coefficient}{name}"
+    value = f"{bound:.4f}".rstrip("0").rstrip(".")
+    return f"{text} {relation} {'0' if value == '-0' else value}"
 
 
 @dataclass

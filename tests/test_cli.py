@@ -1,0 +1,96 @@
+"""The command line and its outputs."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from cspace.cli import main
+
+from .common import fixture_path
+
+FEEDER = str(fixture_path("feeder"))
+
+
+def run(argv, capsys):
+    status = main(argv)
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_default_report_is_the_description(capsys):
+    status, out, err = run(["trace", FEEDER, "--until", "3"], capsys)
+    assert status == 0 and err == ""
+    assert out.startswith("segment 1:\n(driving-motion (driver cd))")
+
+
+def test_json_report(capsys):
+    status, out, _ = run(["trace", FEEDER, "--json", "--until", "6.283185307179586"], capsys)
+    document = json.loads(out)
+    assert status == 0
+    assert document["mechanism"] == "feeder"
+    assert [s["kind"] for s in document["segments"]] == ["input", "external"] + ["input"] * 4
+    second = document["segments"][1]
+    assert second["driving"] == [{"part": "block3", "coordinate": "yb3"}]
+    assert second["drives"][0]["to"] == [{"part": "block1", "coordinate": "yb1"},
+                                         {"part": "block2", "coordinate": "yb2"}]
+    block1 = next(p for p in second["parts"] if p["part"] == "block1")
+    assert block1["coordinates"][0] == {"name": "yb1", "start": 1.0, "end": -1.0}
+    assert "piston.top/block1.bottom" in document["segments"][0]["contacts"]
+    assert document["statistics"]["segments"] == 6
+
+
+def test_path_csv(tmp_path, capsys):
+    out_file = tmp_path / "path.csv"
+    status, out, _ = run(["trace", FEEDER, "--path", str(out_file), "--until", "1"], capsys)
+    assert status == 0 and out == ""
+    rows = list(csv.reader(io.StringIO(out_file.read_text())))
+    assert rows[0] == ["time", "segment", "cd", "xp", "xb1", "yb1", "xb2", "yb2", "xb3", "yb3"]
+    assert [float(r[0]) for r in rows[1:]] == [0, 0.25, 0.5, 0.75, 1.0]
+
+
+def test_path_json(tmp_path, capsys):
+    out_file = tmp_path / "path.json"
+    assert run(["trace", FEEDER, "--path", str(out_file), "--until", "1"], capsys)[0] == 0
+    document = json.loads(out_file.read_text())
+    assert document["columns"][:3] == ["time", "segment", "cd"]
+    assert len(document["rows"]) == 5
+
+
+def test_region_table(capsys):
+    status, out, _ = run(["trace", FEEDER, "--regions", "--until", "6.283185307179586"], capsys)
+    header, *rows = out.strip().splitlines()
+    assert status == 0
+    assert header.split()[:3] == ["segment", "motion", "frame/block1"]
+    assert len(rows) == 6
+
+
+def test_statistics(capsys):
+    status, out, _ = run(["trace", FEEDER, "--stats"], capsys)
+    stats = dict(line.rsplit(None, 1) for line in out.strip().splitlines())
+    assert status == 0
+    assert stats["moving parts"] == "6" and stats["linkages"] == "1" and stats["mechanism DOF"] == "6"
+    assert int(stats["traversed regions"]) <= int(stats["nonempty regions"]) <= int(stats["explored regions"])
+
+
+def test_check(capsys):
+    status, out, _ = run(["check", FEEDER], capsys)
+    assert status == 0 and out.startswith(f"{FEEDER}: ok: 7 parts, 8 coordinates")
+
+
+@pytest.mark.parametrize("command", [["--help"], ["trace", "--help"], ["check", "--help"]])
+def test_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(command)
+    assert exit_.value.code == 0
+    assert "usage: cspace" in capsys.readouterr().out
+
+
+def test_bad_until_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["trace", FEEDER, "--until", "-1"])
+    assert exit_.value.code == 2
+    assert "non-negative" in capsys.readouterr().err

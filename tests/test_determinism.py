@@ -1,0 +1,36 @@
+"""The same input gives byte-identical output, in process and across interpreters."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cspace import analyze, load, trace
+from cspace.testing import assert_traces_equal
+
+from .common import FIXTURES, fixture_path
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_tracing_twice_gives_identical_reports(name):
+    first = trace(analyze(load(fixture_path(name))))
+    second = trace(analyze(load(fixture_path(name))))
+    assert_traces_equal(first, second)
+
+
+def test_cli_output_does_not_depend_on_hash_seed(tmp_path):
+    outputs = []
+    for seed in ("1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        csv = tmp_path / f"path-{seed}.csv"
+        done = subprocess.run([sys.executable, "-m", "cspace.cli", "trace", str(fixture_path("feeder")),
+                               "--describe", "--regions", "--json", "--path", str(csv)],
+                              capture_output=True, text=True, env=env, check=True)
+        json_start = done.stdout.index("{\n")
+        # Everything but the measured runtime is compared.
+        stable = "\n".join(line for line in done.stdout[json_start:].splitlines() if "runtime" not in line)
+        outputs.append((done.stdout[:json_start], stable, csv.read_text()))
+    assert outputs[0] == outputs[1]

@@ -1,0 +1,120 @@
+"""The feeder of Sacks & Joskowicz against the paper's published numbers (Figure 4, section 4.2)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from cspace.describe import describe, path_rows
+
+from .common import traced
+
+ONE_TURN = 2 * math.pi
+
+# Figure 4 of the paper, transcribed.
+FIGURE_4 = """\
+segment 1:
+(driving-motion (driver cd))
+(drives (driver cd) ((piston xp)))
+(driver rotates (cd 0 2.1268))
+(piston translates (xp 10 5))
+(block1 stationary (xb1 12) (yb1 1))
+(block2 stationary (xb2 12) (yb2 3))
+(block3 stationary (xb3 12) (yb3 5))
+
+segment 2:
+(driving-motion (block3 yb3))
+(drives (block3 yb3) ((block1 yb1) (block2 yb2)))
+(driver stationary (cd 2.1268))
+(piston stationary (xp 5))
+(block1 translates (yb1 1 -1) (xb1 12))
+(block2 translates (yb2 3 1) (xb2 12))
+(block3 translates (yb3 5 3) (xb3 12))
+
+segment 3:
+(driving-motion (driver cd))
+(drives (driver cd) ((piston xp)))
+(driver rotates (cd 2.1268 3.1416))
+(piston translates (xp 5 4))
+(block1 stationary (xb1 12) (yb1 -1))
+(block2 stationary (xb2 12) (yb2 1))
+(block3 stationary (xb3 12) (yb3 3))
+
+segment 4:
+(driving-motion (driver cd))
+(drives (driver cd) ((piston xp)))
+(driver rotates (cd -3.1416 -2.1268))
+(piston translates (xp 4 5))
+(block1 stationary (xb1 12) (yb1 -1))
+(block2 stationary (xb2 12) (yb2 1))
+(block3 stationary (xb3 12) (yb3 3))
+
+segment 5:
+(driving-motion (driver cd))
+(drives (driver cd) ((piston xp)))
+(drives (piston xp) ((block1 xb1)))
+(driver rotates (cd -2.1268 -0.7227))
+(piston translates (xp 5 9))
+(block1 translates (xb1 12 16) (yb1 -1))
+(block2 stationary (xb2 12) (yb2 1))
+(block3 stationary (xb3 12) (yb3 3))
+
+segment 6:
+(driving-motion (driver cd))
+(drives (driver cd) ((piston xp)))
+(drives (piston xp) ((block1 xb1)))
+(driver rotates (cd -0.7227 0))
+(piston translates (xp 9 10))
+(block1 translates (xb1 16 17) (yb1 -1))
+(block2 stationary (xb2 12) (yb2 1))
+(block3 stationary (xb3 12) (yb3 3))"""
+
+# Section 4.2: x_p along segment 1, from the paper's 301-entry table.
+XP_TABLE = {0.0: 10, 0.25: 9.8722, 0.5: 9.5023, 0.75: 8.9292, 1.0: 8.2121, 1.25: 7.4223,
+            1.5: 6.6315, 1.75: 5.9008, 2.0: 5.2721}
+
+
+def test_first_turn_is_figure_4():
+    text = describe(traced("feeder", ONE_TURN))
+    records = text.split("\n\n")
+    assert "\n\n".join(records[:6]) == FIGURE_4
+    assert len(records) == 7 and records[6].startswith("; end: time allotment used")
+
+
+def test_first_turn_breakpoints_and_piston_positions():
+    segments = traced("feeder", ONE_TURN).segments
+    cd = [s.start[0] for s in segments] + [segments[-1].finish[0]]
+    xp = [s.start[1] for s in segments] + [segments[-1].finish[1]]
+    expected_cd = [0, 2.1268, 2.1268, math.pi, 2 * math.pi - 2.1268, 2 * math.pi - 0.7227, 2 * math.pi]
+    assert cd == pytest.approx(expected_cd, abs=5e-5)
+    assert xp == pytest.approx([10, 5, 5, 4, 5, 9, 10], abs=5e-5)
+
+
+@pytest.mark.parametrize("cd, xp", sorted(XP_TABLE.items()))
+def test_piston_samples_match_section_4_2(cd, xp):
+    rows = [r for r in path_rows(traced("feeder", ONE_TURN)) if r[1] == 1]
+    sample = next(r for r in rows if abs(r[2] - cd) < 1e-9)
+    assert sample[3] == pytest.approx(xp, abs=2e-4)
+
+
+def test_samples_every_quarter_second_and_at_boundaries():
+    rows = path_rows(traced("feeder", ONE_TURN))
+    times = sorted({round(r[0], 9) for r in rows})
+    quarters = [round(k * 0.25, 9) for k in range(26)]
+    assert set(quarters) <= set(times)
+    boundaries = [round(s.end_time, 9) for s in traced("feeder", ONE_TURN).segments]
+    assert set(boundaries) <= set(times)
+
+
+def test_three_turns_leave_blocks_on_the_table():
+    final = traced("feeder").segments[-1].finish
+    assert final[2:] == pytest.approx([25, -1, 21, -1, 17, -1], abs=1e-9)
+    assert traced("feeder").end_reason == "time allotment used"
+
+
+def test_each_turn_drops_one_stack_and_pushes_one_block():
+    segments = traced("feeder").segments
+    drops = [s for s in segments if s.phase == "external"]
+    assert [s.start_time for s in drops] == pytest.approx([2.1268, 2.1268 + ONE_TURN, 2.1268 + 2 * ONE_TURN],
+                                                          abs=5e-5)

@@ -1,0 +1,67 @@
+"""Each fixture against its closed-form kinematics."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from cspace.describe import path_rows
+
+from .common import traced
+
+
+def test_pusher_collects_the_blocks_against_the_wall():
+    trace = traced("pusher")
+    assert trace.end_reason == "input blocked"
+    final = trace.segments[-1].finish
+    # Widths 3, 2, 4 stacked against the wall at x = 36.
+    assert final == pytest.approx([27, 27, 0, 30, 0, 32, 0], abs=1e-9)
+    assert trace.segments[-1].end_time == pytest.approx(27, abs=1e-9)
+
+
+def test_pusher_picks_up_one_block_at_a_time():
+    trace = traced("pusher")
+    starts = [s.start_time for s in trace.segments]
+    # Contact with a at xp = 5; a reaches b at 10 - 3; b reaches c at 15 - 2 - 3.
+    assert starts == pytest.approx([0, 5, 7, 10], abs=1e-9)
+    assert [len(s.first.lines[0].targets) if s.first.lines else 0 for s in trace.segments] == [0, 1, 2, 3]
+
+
+def wedge_height(xw: float) -> float:
+    return min(5.0, (11.0 - xw) / 2.0)
+
+
+def test_wedge_follower_rides_the_slope():
+    rows = path_rows(traced("wedge"))
+    assert len(rows) > 25
+    for _, _, xw, yf in rows:
+        assert yf == pytest.approx(wedge_height(xw), abs=1e-9)
+
+
+def test_wedge_stop_blocks_the_first_input_and_the_second_takes_over():
+    segments = traced("wedge").segments
+    assert segments[0].finish[0] == pytest.approx(8, abs=1e-9)  # the stop at xw = 8
+    assert [s.first.motion for s in segments] == [0, 1, 1]
+    # Down the slope the follower falls under its own weight; back up the wedge drives it.
+    assert [len(s.first.roots) for s in segments] == [2, 1, 1]
+    assert segments[1].first.lines[0].through == "contact"
+
+
+def cam_height(xc: float) -> float:
+    return -2.0 + math.sqrt(25.0 - xc * xc) if abs(xc) <= 3 else 2.0
+
+
+def test_cam_follower_tracks_the_profile_within_the_arc_tolerance():
+    trace = traced("cam")
+    arc = trace.mechanism.tolerance.arc
+    rows = path_rows(trace)
+    assert len(rows) > 60
+    for _, _, xc, yf in rows:
+        # Outward linearization: never below the true profile, at most the arc tolerance above.
+        assert -1e-9 <= yf - cam_height(xc) <= arc + 1e-9
+
+
+def test_cam_follower_rises_then_falls():
+    signs = [s.first.signs[1] for s in traced("cam").segments if s.first.signs[1]]
+    assert signs == [1, -1]

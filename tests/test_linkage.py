@@ -1,0 +1,88 @@
+"""Linkage tables against closed-form kinematics."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+
+from cspace import analyze, load
+from cspace.describe import path_rows
+
+from .common import fixture_path, traced
+
+
+def crank_slider(cd):
+    """Feeder piston position: crank 3, link 8, pin 1 behind the piston's face (paper 4.1)."""
+    return 3 * np.cos(cd) - 1 + np.sqrt(64 - 9 * np.sin(cd) ** 2)
+
+
+@pytest.fixture(scope="module")
+def feeder_table():
+    return analyze(load(fixture_path("feeder"))).linkage_tables["crank-slider"]
+
+
+def test_table_covers_a_full_turn_with_301_entries(feeder_table):
+    assert len(feeder_table.inputs) == 301
+    assert feeder_table.inputs[0] == pytest.approx(-math.pi) and feeder_table.inputs[-1] == pytest.approx(math.pi)
+
+
+def test_table_entries_solve_the_joint_equations(feeder_table):
+    assert np.max(np.abs(feeder_table.outputs - crank_slider(feeder_table.inputs))) < 1e-9
+
+
+def test_interpolation_error_within_the_second_difference_bound(feeder_table):
+    h = feeder_table.step
+    x = np.linspace(-math.pi, math.pi, 20001)
+    second = np.max(np.abs(np.gradient(np.gradient(crank_slider(x), x), x)))
+    error = max(abs(feeder_table.output(v) - crank_slider(v)) for v in x)
+    assert 0 < error <= h * h / 8 * second * 1.01
+
+
+def test_link_pose_keeps_both_pins_joined(feeder_table):
+    for cd in np.linspace(-3, 3, 13):
+        pose = feeder_table.pose("link", cd)
+        near = pose[:2, :2] @ [0, 0] + pose[:2, 2]
+        far = pose[:2, :2] @ [8, 0] + pose[:2, 2]
+        assert near == pytest.approx([3 * math.cos(cd), 3 * math.sin(cd)], abs=1e-3)
+        assert far == pytest.approx([feeder_table.output(cd) + 1, 0], abs=1e-3)
+
+
+def test_inverse_map_is_the_widest_interval_around_the_input(feeder_table):
+    root = brentq(lambda c: crank_slider(c) - 5, 1, 3)
+    lo, hi = feeder_table.preimage(0.0, 5, 16)
+    assert (lo, hi) == pytest.approx((-root, root), abs=1e-4)
+    assert feeder_table.preimage(0.0, 3, 11) == (-math.inf, math.inf)
+
+
+def test_forward_map_is_the_output_range(feeder_table):
+    root = brentq(lambda c: crank_slider(c) - 5, 1, 3)
+    assert feeder_table.image(0.0, root) == pytest.approx((5, 10), abs=2.5e-4)  # interpolation error
+    _, hi = feeder_table.preimage(0.0, 5, 16)
+    assert feeder_table.image(0.0, hi) == pytest.approx((5, 10), abs=1e-9)  # the maps agree exactly
+    assert feeder_table.image(-10, 10) == pytest.approx((4, 10), abs=1e-12)
+
+
+def test_four_bar_rocker_follows_the_closed_form():
+    """Crank 1, coupler 4, rocker 3, ground 4: the rocker pin on the branch it starts on."""
+    rows = path_rows(traced("four-bar"))
+    assert len(rows) > 40
+    for _, _, t2, t4 in rows:
+        a = np.array([math.cos(t2), math.sin(t2)])
+        o = np.array([4.0, 0.0])
+        d = np.linalg.norm(a - o)
+        along = (d * d + 9 - 16) / (2 * d)
+        across = math.sqrt(9 - along * along)
+        unit = (a - o) / d
+        normal = np.array([unit[1], -unit[0]])  # keeps (A - O) x (B - O) < 0, the starting branch
+        b = o + along * unit + across * normal
+        assert math.remainder(math.atan2(b[1], b[0] - 4) - t4, 2 * math.pi) == pytest.approx(0, abs=1e-4)
+
+
+def test_four_bar_segments_split_where_the_rocker_reverses():
+    segments = traced("four-bar").segments
+    assert len(segments) == 5
+    signs = [s.first.signs[1] for s in segments]
+    assert signs == [-1, 1, -1, 1, -1]

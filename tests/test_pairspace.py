@@ -1,0 +1,141 @@
+"""Pair spaces against the real geometry: shapely decides what is free, not the CS code."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from shapely import affinity
+from shapely.geometry import LineString, Point, Polygon
+
+from cspace import analyze, loads
+from cspace.geometry import Arc, region_of
+
+SHAPES = {
+    "rectangles": ("{ rect = [0, 0, 6, 2] }", "{ rect = [0, 0, 2, 3] }"),
+    "L and rectangle": ("{ path = [[0, 0], [6, 0], [6, 2], [2, 2], [2, 6], [0, 6], [0, 0]] }",
+                        "{ rect = [0, 0, 1.5, 1] }"),
+    "U with a channel exactly as wide as the block": (
+        "{ path = [[0, 0], [7, 0], [7, 5], [5, 5], [5, 2], [3, 2], [3, 5], [0, 5], [0, 0]] }",
+        "{ rect = [0, 0, 2, 1] }"),
+    "ring and a small block": ("{ rect = [0, 0, 8, 8] }, { rect = [2, 2, 6, 6] }", "{ rect = [0, 0, 1, 2] }"),
+    "disk and rectangle": ("{ circle = [0, 0], radius = 2 }", "{ rect = [0, 0, 3, 1] }"),
+    "rectangle and an L": ("{ rect = [0, 0, 4, 1] }",
+                           "{ path = [[0, 0], [3, 0], [3, 1], [1, 1], [1, 3], [0, 3], [0, 0]] }"),
+    "two walls and a floor": ("{ rect = [-6, -2, 10, 0] }, { rect = [-6, 2, -2, 8] }, { rect = [0, 2, 4, 8] }",
+                              "{ rect = [0, 0, 2, 2] }"),
+}
+
+
+def mechanism(fixed: str, moving: str):
+    text = f"""
+[[parts]]
+name = "a"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+profiles = [{fixed}]
+
+[[parts]]
+name = "b"
+motion = "fixed-axes"
+coordinates = [{{ name = "x", axis = [1, 0], initial = -50 }}, {{ name = "y", axis = [0, 1], initial = -50 }}]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{moving}]
+"""
+    return loads(text)
+
+
+@pytest.fixture(scope="module", params=sorted(SHAPES))
+def case(request):
+    m = mechanism(*SHAPES[request.param])
+    analysis = analyze(m)
+    (pair,) = analysis.pairs
+    true_a = region_of(m.part("a").slices[0].profiles, 1e-6)
+    true_b = region_of(m.part("b").slices[0].profiles, 1e-6)
+    return m, pair, true_a, true_b
+
+
+def test_regions_hold_exactly_the_free_offsets(case):
+    m, pair, a, b = case
+    tol = m.tolerance
+    margin = 2 * tol.arc + tol.length
+    box = np.array([v for r in pair.regions for v in r.vertices])
+    lo, hi = box.min(axis=0), box.max(axis=0)
+    rng = np.random.default_rng(7)
+    checked = 0
+    for s in rng.uniform(lo, hi, size=(600, 2)):
+        placed = affinity.translate(b, *s)
+        inside = bool(pair.regions_at(s, tol.length))
+        overlap = placed.intersection(a).area
+        if overlap > 0 and shapely.maximum_inscribed_circle(placed.intersection(a)).length * 2 > margin:
+            assert not inside, f"blocked offset {s} lies in a region"
+            checked += 1
+        elif placed.distance(a) > margin:
+            assert inside, f"free offset {s} lies in no region"
+            checked += 1
+    assert checked > 500
+
+
+def test_two_dimensional_regions_do_not_overlap(case):
+    _, pair, _, _ = case
+    polygons = [Polygon(r.vertices) for r in pair.regions if r.dimension == 2]
+    for i, p in enumerate(polygons):
+        for q in polygons[i + 1:]:
+            assert p.intersection(q).area <= 1e-9 * max(p.area, 1.0)
+
+
+def test_regions_and_blocked_space_tile_the_plane(case):
+    _, pair, _, _ = case
+    box = shapely.box(*np.min([r.vertices.min(axis=0) for r in pair.regions], axis=0),
+                      *np.max([r.vertices.max(axis=0) for r in pair.regions], axis=0))
+    free = shapely.union_all([Polygon(r.vertices) for r in pair.regions if r.dimension == 2])
+    blocked = shapely.union_all([Polygon(p) for p in pair.blocked]).intersection(box)
+    assert free.area + blocked.area == pytest.approx(box.area, rel=1e-9)
+    assert free.intersection(blocked).area <= 1e-9 * box.area
+
+
+def test_contact_tags_name_faces_that_touch(case):
+    m, pair, a, b = case
+    tol = m.tolerance
+    tagged = 0
+    for region in pair.regions:
+        for edge in region.edges:
+            middle = (np.asarray(edge.start) + np.asarray(edge.end)) / 2
+            placed = affinity.translate(b, *middle)
+            assert placed.intersection(a).area <= 1e-9, "a region edge lies in blocked space"
+            for contact in edge.contacts:
+                face_a = feature(m, "a", contact.faces_a, (0.0, 0.0))
+                face_b = feature(m, "b", contact.faces_b, middle)
+                assert face_a.distance(face_b) <= 2 * tol.arc + tol.length, (contact, middle)
+                tagged += 1
+    assert tagged >= 4
+
+
+def test_channel_exactly_as_wide_as_the_block_is_a_line_of_free_space():
+    m = mechanism(*SHAPES["U with a channel exactly as wide as the block"])
+    (pair,) = analyze(m).pairs
+    lines = [r for r in pair.regions if r.dimension == 1]
+    assert lines, "the zero-width channel vanished"
+    channel = [r for r in lines if np.allclose(r.vertices[:, 0], 3.0)]
+    assert channel and channel[0].vertices[:, 1].min() == pytest.approx(2.0)
+    edges = {str(c) for e in channel[0].edges for c in e.contacts}
+    assert edges == {"a.f3/b.right", "a.f5/b.left", "a.f4/b.bottom"}
+
+
+def feature(m, part: str, names: tuple[str, ...], offset) -> shapely.Geometry:
+    """Geometry of faces (or a corner) of a part, translated by ``offset``."""
+    pieces = []
+    for profile in m.part(part).slices[0].profiles:
+        for index, element in enumerate(profile.elements):
+            corner = profile.corner_name(index)
+            if element.name in names:
+                if isinstance(element, Arc):
+                    pieces.append(LineString(element.points(1e-6, False) + [element.end]))
+                else:
+                    pieces.append(LineString([element.start, element.end]))
+            if corner in names:
+                pieces.append(Point(element.start))
+    assert pieces, f"no feature named {names} on {part}"
+    return affinity.translate(shapely.union_all(pieces), *offset)
