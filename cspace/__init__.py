@@ -4,7 +4,7 @@
 
     >>> import cspace
     >>> result = cspace.trace(cspace.analyze(cspace.load("fixtures/feeder.toml")))
-    >>> [round(v, 4) for v in result.segments[-1].finish[2::2]]
+    >>> [round(float(v), 4) for v in result.segments[-1].finish[2::2]]
     [25.0, 21.0, 17.0]
 
 The method is Sacks & Joskowicz, *Mechanism simulation with configuration spaces and
@@ -14,13 +14,36 @@ instantaneous motions.
 """
 
 from .analysis import Analysis, analyze
-from .describe import describe, path_csv, path_json, region_table, statistics, summary, to_json
-from .errors import (CspaceError, GeometryError, LinkageError, ModelError, TraceError,
-                     UnsupportedPairError)
+from .describe import (
+                     describe,
+                     path_csv,
+                     path_json,
+                     region_table,
+                     statistics,
+                     summary,
+                     to_json,
+)
+from .errors import (
+                     CspaceError,
+                     GeometryError,
+                     LinkageError,
+                     ModelError,
+                     TraceError,
+                     UnsupportedPairError,
+)
 from .geometry import Arc, Line, Profile
 from .linkage import LinkageTable
 from .loader import load, loads
-from .model import Coordinate, Force, InputMotion, Joint, Linkage, Mechanism, Part, Slice
+from .model import (
+                     Coordinate,
+                     Force,
+                     InputMotion,
+                     Joint,
+                     Linkage,
+                     Mechanism,
+                     Part,
+                     Slice,
+)
 from .pairspace import Contact, PairSpace, Region
 from .tolerance import Tolerance
 from .trace import Piece, Segment, Trace

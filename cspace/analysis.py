@@ -41,10 +41,6 @@ class Analysis:
         """Pairs whose space imposes some constraint."""
         return tuple(p for p in self.pairs if not p.imposes_nothing)
 
-    def values(self, configuration: np.ndarray) -> dict[str, float]:
-        """Coordinate values by name."""
-        return {c.name: float(v) for c, v in zip(self.mechanism.coordinates, configuration)}
-
     def __repr__(self) -> str:
         return (f"Analysis({self.mechanism.name!r}, pairs={len(self.pairs)}, "
                 f"constraining={len(self.constraining_pairs)}, linkages={len(self.linkage_tables)})")

@@ -6,7 +6,7 @@ so a sliver thinner than the length tolerance is touching, not overlapping.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import shapely
 from shapely.affinity import affine_transform

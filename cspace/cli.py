@@ -12,7 +12,15 @@ import time
 from pathlib import Path
 
 from .analysis import analyze
-from .describe import describe, path_csv, path_json, region_table, statistics, statistics_table, to_json
+from .describe import (
+    describe,
+    path_csv,
+    path_json,
+    region_table,
+    statistics,
+    statistics_table,
+    to_json,
+)
 from .errors import CspaceError, ModelError
 from .loader import load
 from .tracer import trace

@@ -219,7 +219,7 @@ class SimpleDynamics:
             for j, (direction, speed) in self.forces.items():
                 if j not in fixed and direction * v[j] >= speed - eps:
                     rates[j] = direction * speed
-        for j, (direction, _) in self.forces.items():
+        for j in self.forces:
             if phase == INPUT and j not in fixed and abs(v[j]) >= self.limit * (1 - 1e-9):
                 raise TraceError("a force meets no resistance during an input step "
                                  f"(coordinate index {j}); the external step should have moved it")
@@ -235,7 +235,7 @@ class SimpleDynamics:
             clean[j] = rate
         mode = Mode(phase, region, clean, rates, still, binding, directions, self.linkages, eps)
         check = mode.velocity_at(q)
-        if check is None or np.max(np.abs(check - clean)) > 1e3 * eps:
+        if check is None or np.max(np.abs(check - clean)) > 10 * eps:
             raise TraceError("the motion at this configuration is not determined by its contacts "
                              "(an underdetermined mode)")
         mode.velocity = np.where(np.abs(check) > eps, check, 0.0)

@@ -33,7 +33,7 @@ class ModelError(CspaceError, ValueError):
         return ": ".join(head + [self.message])
 
     def located(self, *, file: str | None = None, where: str | None = None,
-                field: str | None = None) -> "ModelError":
+                field: str | None = None) -> ModelError:
         """The same error with missing location parts filled in (inner code knows less)."""
         return type(self)(self.message, file=self.file or file, where=self.where or where,
                           field=self.field or field)

@@ -14,8 +14,8 @@ real parts.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Union
 
 import shapely
 from shapely.geometry import LinearRing, MultiPolygon, Polygon
@@ -38,7 +38,7 @@ class Line:
     end: Point
     name: str
 
-    def reversed(self) -> "Line":
+    def reversed(self) -> Line:
         return Line(self.end, self.start, self.name)
 
     def points(self, _tolerance: float, _outward: bool) -> list[Point]:
@@ -78,7 +78,7 @@ class Arc:
         turn %= 2 * math.pi
         return turn if turn > 0 else 2 * math.pi
 
-    def reversed(self) -> "Arc":
+    def reversed(self) -> Arc:
         return Arc(self.end, self.start, self.center, not self.ccw, self.name)
 
     def points(self, tolerance: float, outward: bool) -> list[Point]:
@@ -108,7 +108,10 @@ class Arc:
             n = max(math.ceil((t1 - t0) / step), 1)
             angles += [t0 + (t1 - t0) * k / n for k in range(1, n + 1)]
         cx, cy = self.center
-        at = lambda t, radius: (cx + radius * math.cos(a0 + sign * t), cy + radius * math.sin(a0 + sign * t))
+
+        def at(t: float, radius: float) -> Point:
+            return (cx + radius * math.cos(a0 + sign * t), cy + radius * math.sin(a0 + sign * t))
+
         if not circumscribe:
             return [self.start] + [at(t, r) for t in angles[1:-1]]
         # Tangent polyline: endpoints stay on the arc; each corner is where the tangents
@@ -127,7 +130,7 @@ class Arc:
                 f"ccw={self.ccw}, name={self.name!r})")
 
 
-Element = Union[Line, Arc]
+Element = Line | Arc
 
 
 @dataclass(frozen=True)
@@ -172,14 +175,14 @@ class Profile:
     elements: tuple[Element, ...]
 
     @classmethod
-    def rectangle(cls, x0: float, y0: float, x1: float, y1: float, prefix: str = "") -> "Profile":
+    def rectangle(cls, x0: float, y0: float, x1: float, y1: float, prefix: str = "") -> Profile:
         """Counterclockwise rectangle with faces bottom, right, top, left."""
         corners = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
         names = ["bottom", "right", "top", "left"]
         return cls(tuple(Line(corners[i], corners[(i + 1) % 4], prefix + names[i]) for i in range(4)))
 
     @classmethod
-    def circle(cls, center: Point, radius: float, name: str = "rim") -> "Profile":
+    def circle(cls, center: Point, radius: float, name: str = "rim") -> Profile:
         """Counterclockwise full circle, a single face."""
         start = (center[0] + radius, center[1])
         return cls((Arc(start, start, center, True, name),))
@@ -190,7 +193,7 @@ class Profile:
         after = self.elements[index].name
         return after if before == after else f"{before}+{after}"
 
-    def reversed(self) -> "Profile":
+    def reversed(self) -> Profile:
         return Profile(tuple(e.reversed() for e in reversed(self.elements)))
 
     def polyline(self, tolerance: float, *, outward: bool = True) -> Polyline:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
 import numpy as np
 from scipy.optimize import least_squares, root
 
@@ -89,10 +90,6 @@ class LinkageTable:
         if self.periodic and direction < 0 and node >= reduced + self.node_tolerance:
             node -= TWO_PI
         return float(node + offset)
-
-    def in_range(self, x: float) -> bool:
-        """Whether the input value lies in the tabulated range."""
-        return self.periodic or self.inputs[0] - self.node_tolerance <= x <= self.inputs[-1] + self.node_tolerance
 
     def output(self, x: float) -> float:
         """Interpolated output at input ``x``.

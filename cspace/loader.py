@@ -18,8 +18,20 @@ from typing import Any
 
 from .errors import GeometryError, ModelError
 from .geometry import Arc, Element, Line, Point, Profile, check_profile, orient
-from .model import (FIXED, FIXED_AXES, LINKAGE, MOTIONS, Coordinate, Force, InputMotion, Joint,
-                    Linkage, Mechanism, Part, Slice)
+from .model import (
+    FIXED,
+    FIXED_AXES,
+    LINKAGE,
+    MOTIONS,
+    Coordinate,
+    Force,
+    InputMotion,
+    Joint,
+    Linkage,
+    Mechanism,
+    Part,
+    Slice,
+)
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_PARTS = 500
@@ -28,7 +40,6 @@ NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 FORCE_KINDS = ("gravity", "spring", "torque")
 JOINT_KINDS = ("pin", "slider")
 TOLERANCE_KEYS = ("length", "angle", "arc", "lp", "velocity")
-RECT_FACES = ("bottom", "right", "top", "left")
 
 
 def load(path: str | os.PathLike) -> Mechanism:

@@ -14,8 +14,8 @@ faces or corners of A and of B that are extreme in the edge's outward normal.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import pyclipper
 import shapely
@@ -214,8 +214,9 @@ def _feature_at(features: dict[IntPoint, str], faces: dict[frozenset, str], p: I
 
 
 def _collinear(a: IntPoint, b: IntPoint, c: IntPoint, d: IntPoint | None = None) -> bool:
-    cross = lambda u: (b[0] - a[0]) * (u[1] - a[1]) - (b[1] - a[1]) * (u[0] - a[0])
-    return cross(c) == 0 and (d is None or cross(d) == 0)
+    """Are c (and d) on the line through a and b?"""
+    return all((b[0] - a[0]) * (u[1] - a[1]) - (b[1] - a[1]) * (u[0] - a[0]) == 0
+               for u in ((c,) if d is None else (c, d)))
 
 
 def _on_segment(a: IntPoint, b: IntPoint, p: IntPoint) -> bool:

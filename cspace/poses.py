@@ -7,7 +7,7 @@ Linkage members get theirs from the linkage table (:mod:`cspace.linkage`).
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 import numpy as np
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from .analysis import Analysis
 from .constraints import ConstraintManager
+from .errors import TraceError
 
 MAX_CANDIDATES = 4096
 
@@ -58,10 +59,10 @@ class MechanismRegion:
         """Mask of the rows holding with equality at ``q``."""
         return self.h - self.G @ q <= self.tolerances
 
-    def constraints(self, manager: "ConstraintManager", names: list[str]) -> list[str]:
+    def constraints(self, manager: ConstraintManager, names: list[str]) -> list[str]:
         """The region's irredundant constraints as text, like the paper's equation (1).
 
-        >>> # e.g. ['xb1 = 12', 'yb2 - yb1 >= 2', 'xp - xb1 >= -7', ...]
+        For the feeder's first segment: ``xb1 = 12``, ..., ``yb1 >= 1``, ``xp >= 5``, ...
         """
         keep = manager.essential(self.G, self.h)
         rows = [(self.G[i] / np.max(np.abs(self.G[i])), self.h[i] / np.max(np.abs(self.G[i]))) for i in keep]
@@ -99,11 +100,10 @@ def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str) -
 
 @dataclass
 class RegionStats:
-    """Counts for Table 2: potential, explored, nonempty and traversed regions."""
+    """Regions explored (built) and found nonempty, by key, for Table 2."""
 
     explored: set = field(default_factory=set)
     nonempty: set = field(default_factory=set)
-    traversed: set = field(default_factory=set)
 
 
 class RegionDiagram:
@@ -140,9 +140,11 @@ class RegionDiagram:
             choices.append(pair.regions_at(pair.point(q[columns]), self._length_tol))
         count = math.prod(len(c) for c in choices)
         if count == 0:
-            raise AssertionError("configuration outside free space")
+            missing = next(p.name for p, c in zip(self.pairs, choices) if not c)
+            raise TraceError(f"the path left the free space of pair {missing} (parts overlap)")
         if count > MAX_CANDIDATES:
-            raise RuntimeError(f"{count} potential regions meet at one configuration")
+            raise TraceError(f"{count} potential regions meet at one configuration; the mechanism is too "
+                             "degenerate here to choose among them")
         return list(itertools.product(*choices))
 
     def region(self, key: tuple[int, ...], q: np.ndarray) -> MechanismRegion:

@@ -41,7 +41,7 @@ class Tolerance:
     """Absolute tolerances for one mechanism.
 
     >>> tol = Tolerance.for_size(100.0)
-    >>> tol.length, tol.arc, tol.quantum
+    >>> round(tol.length, 12), tol.arc, tol.quantum
     (1e-05, 0.01, 1e-08)
     """
 
@@ -56,7 +56,7 @@ class Tolerance:
     @classmethod
     def for_size(cls, size: float, *, length: float = DEFAULT_LENGTH, angle: float = DEFAULT_ANGLE,
                  arc: float = DEFAULT_ARC, lp: float = DEFAULT_LP,
-                 velocity: float = DEFAULT_VELOCITY) -> "Tolerance":
+                 velocity: float = DEFAULT_VELOCITY) -> Tolerance:
         """Tolerances for a mechanism of the given size; factors are relative to it."""
         size = float(size) if size > 0 else 1.0
         absolute_length = length * size

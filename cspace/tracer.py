@@ -29,7 +29,6 @@ from .regions import RegionDiagram
 from .trace import DriveLine, Piece, Trace, TraceStats
 
 MAX_PIECES = 20000
-MAX_STALLS = 50
 
 
 @dataclass
@@ -79,7 +78,6 @@ class Tracer:
         motions = list(self.mechanism.inputs)
         current, motion_start = 0, 0.0
         pieces: list[Piece] = []
-        stalls = 0
         end = "no input motions"
         while True:
             if now >= allotment - 1e-12:
@@ -103,12 +101,7 @@ class Tracer:
             if piece is None:
                 current, motion_start = current + 1, now
                 continue
-            stalls = stalls + 1 if piece.params[-1] - piece.params[0] <= 1e-12 else 0
-            if stalls > MAX_STALLS:
-                raise TraceError(f"no progress at t = {now:.6g}: the input motion keeps stopping "
-                                 "at the same configuration")
-            if piece.params[-1] > piece.params[0]:
-                pieces.append(piece)
+            pieces.append(piece)
             q, now = piece.configs[-1], float(piece.params[-1])
             self.guard(pieces)
         stats = TraceStats(
@@ -141,7 +134,9 @@ class Tracer:
             return None
         followed = self.follow(best, q, param, limit)
         if len(followed.params) < 2:
-            return None if phase == EXTERNAL else self._stalled(best, q, motion, now, param, origin)
+            # The program found a motion its own mode cannot follow: never loop on it.
+            raise TraceError(f"no progress at t = {now:.6g} ({phase} step): the motion found at this "
+                             "configuration stops at once")
         self.region_names.setdefault(best.region.key, self.diagram.pair_regions(best.region.key))
         configs = np.array(followed.configs)
         params = np.array(followed.params)
@@ -233,8 +228,3 @@ class Tracer:
             return self.mechanism.inputs[motion].sampling
         steps = [self.forces[j].sampling for j in roots if j in self.forces]
         return min(steps) if steps else min(f.sampling for f in self.mechanism.forces)
-
-    def _stalled(self, mode, q, motion, now, param, origin) -> Piece:
-        """A zero-length input piece: the caller counts these to detect a stall."""
-        return Piece(INPUT, motion, mode.region.key, np.array([param, param]), np.array([q, q]), now,
-                     origin, 1.0, (), (), frozenset(), tuple([0] * self.n), "stalled")
