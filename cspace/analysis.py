@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .checks import check_initial_overlaps
+from .checks import check_initial_overlaps, check_profiles
 from .errors import ModelError, UnsupportedPairError
 from .linkage import LinkageTable, solve_linkage
 from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference
@@ -54,6 +54,10 @@ def analyze(mechanism: Mechanism) -> Analysis:
     Analysis('feeder', pairs=10, constraining=9, linkages=1)
     """
     timings: dict[str, float] = {}
+    try:
+        check_profiles(mechanism)  # a mechanism built in Python has not been through the loader
+    except ModelError as error:
+        raise error.located(file=mechanism.source) from None
     start = time.perf_counter()
     tables = {}
     for linkage in mechanism.linkages:
@@ -132,7 +136,7 @@ class _PairBuilder:
     def pieces(self, part: Part, index: int) -> list[ConvexPiece]:
         key = (part.name, index)
         if key not in self._pieces:
-            polylines = [p.polyline(self.tolerance.arc) for p in part.slices[index].profiles]
+            polylines = [p.polyline(self.tolerance.arc) for p in part.slices[index].oriented]
             self._pieces[key] = convex_pieces(polylines, self.tolerance.quantum)
         return self._pieces[key]
 

@@ -12,10 +12,22 @@ import shapely
 from shapely.affinity import affine_transform
 from shapely.geometry.base import BaseGeometry
 
-from .errors import ModelError
-from .geometry import region_of
+from .errors import GeometryError, ModelError
+from .geometry import check_profile, region_of
 from .model import LINKAGE, Mechanism, Part
 from .poses import part_transform
+
+
+def check_profiles(mechanism: Mechanism) -> None:
+    """Raise GeometryError, naming part and field, unless every profile is a closed simple loop."""
+    length = mechanism.tolerance.length
+    for part in mechanism.parts:
+        for i, slice_ in enumerate(part.slices):
+            for k, profile in enumerate(slice_.profiles):
+                try:
+                    check_profile(profile, length)
+                except GeometryError as error:
+                    raise error.located(where=f"part {part.name!r}", field=f"slices[{i}].profiles[{k}]") from None
 
 
 def part_geometry(part: Part, slice_index: int) -> BaseGeometry:

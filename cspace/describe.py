@@ -288,9 +288,9 @@ def _mesh_counts(trace: Trace) -> tuple[int, int]:
     triangles = quads = 0
     for part in trace.mechanism.parts:
         for slice_ in part.slices:
-            holes = sum(1 for p in slice_.profiles if p.signed_area() < 0)
-            vertices = sum(len(p.polyline(arc).vertices) for p in slice_.profiles)
-            outers = len(slice_.profiles) - holes
+            holes = sum(1 for p in slice_.oriented if p.signed_area() < 0)
+            vertices = sum(len(p.polyline(arc).vertices) for p in slice_.oriented)
+            outers = len(slice_.oriented) - holes
             triangles += 2 * (vertices + 2 * holes - 2 * outers)
             quads += vertices
     return triangles, quads

@@ -289,9 +289,9 @@ def orient(profiles: Iterable[Profile]) -> tuple[Profile, ...]:
 
 
 def region_of(profiles: Iterable[Profile], tolerance: float | None = None) -> Polygon | MultiPolygon:
-    """The material enclosed by oriented profiles, as one shapely geometry (holes cut out)."""
+    """The material enclosed by profiles, as one shapely geometry (nested profiles are holes)."""
     outers, holes = [], []
-    for profile in profiles:
+    for profile in orient(profiles):
         ring = profile.ring(tolerance)
         (outers if profile.signed_area() > 0 else holes).append(Polygon(ring))
     area = shapely.union_all(outers) if outers else Polygon()

@@ -12,12 +12,12 @@ import math
 import os
 import re
 import tomllib
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .errors import GeometryError, ModelError
-from .geometry import Arc, Element, Line, Point, Profile, check_profile, orient
+from .errors import ModelError
+from .checks import check_profiles
+from .geometry import Arc, Element, Line, Point, Profile
 from .model import (
     FIXED,
     FIXED_AXES,
@@ -123,26 +123,11 @@ class _Reader:
             raise self.fail("time", f"must not be negative, got {_num(time)}")
         self.where = "tolerance"
         factors = self.tolerance(self.table(data, "tolerance", optional=True))
-        draft = Mechanism(name=name, parts=parts, coordinates=coordinates, linkages=linkages,
-                          forces=forces, inputs=inputs, time=time, source=source,
-                          tolerance_factors=factors)
-        return replace(draft, parts=self.checked_geometry(parts, draft.tolerance.length))
-
-    def checked_geometry(self, parts: tuple[Part, ...], length: float) -> tuple[Part, ...]:
-        """Check every profile against the mechanism's length tolerance, then orient it."""
-        checked = []
-        for part in parts:
-            self.where = f"part {part.name!r}"
-            slices = []
-            for i, slice_ in enumerate(part.slices):
-                for k, profile in enumerate(slice_.profiles):
-                    try:
-                        check_profile(profile, length)
-                    except GeometryError as error:
-                        raise self.fail(f"slices[{i}].profiles[{k}]", error.message) from None
-                slices.append(Slice(slice_.z, orient(slice_.profiles)))
-            checked.append(replace(part, slices=tuple(slices)))
-        return tuple(checked)
+        mechanism = Mechanism(name=name, parts=parts, coordinates=coordinates, linkages=linkages,
+                              forces=forces, inputs=inputs, time=time, source=source,
+                              tolerance_factors=factors)
+        check_profiles(mechanism)
+        return mechanism
 
     def tolerance(self, data: dict) -> tuple[tuple[str, float], ...]:
         self.keys(data, TOLERANCE_KEYS, "")

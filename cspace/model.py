@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .geometry import Point, Profile
+from .geometry import Point, Profile, orient
 from .tolerance import Tolerance
 
 FIXED = "fixed"
@@ -31,12 +31,19 @@ MOTIONS = (FIXED, FIXED_AXES, LINKAGE)
 class Slice:
     """A z-interval times closed profiles (outer boundaries and holes).
 
-    >>> Slice((0, 1), (Profile.rectangle(0, 0, 4, 2),)).z
-    (0, 1)
+    Profiles may be drawn either way round; ``oriented`` has them with the material
+    on the left (outlines counterclockwise, holes clockwise), as geometry needs them.
+
+    >>> Slice((0, 1), (Profile.rectangle(0, 0, 4, 2).reversed(),)).oriented[0].signed_area()
+    8.0
     """
 
     z: tuple[float, float]
     profiles: tuple[Profile, ...]
+
+    @cached_property
+    def oriented(self) -> tuple[Profile, ...]:
+        return orient(self.profiles)
 
     def __repr__(self) -> str:
         return f"Slice(z={self.z!r}, profiles=<{len(self.profiles)}>)"

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .geometry import Arc
 from .model import LINKAGE, Mechanism, Part
 
 
@@ -67,8 +68,14 @@ def initial_bounds(mechanism: Mechanism) -> tuple[float, float, float, float]:
         transform = part_transform(mechanism, part, values)
         for slice_ in part.slices:
             for profile in slice_.profiles:
-                pts = np.asarray(profile.ring().coords)
-                world = pts @ transform[:2, :2].T + transform[:2, 2]
+                # Element end points and arc extents: robust even for profiles not yet checked.
+                points = []
+                for element in profile.elements:
+                    points += [element.start, element.end]
+                    if isinstance(element, Arc):
+                        (cx, cy), r = element.center, element.radius
+                        points += [(cx - r, cy - r), (cx + r, cy + r)]
+                world = np.asarray(points, float) @ transform[:2, :2].T + transform[:2, 2]
                 xs.extend(world[:, 0])
                 ys.extend(world[:, 1])
     if not xs:
