@@ -22,6 +22,7 @@ from shapely.geometry import LinearRing, MultiPolygon, Polygon
 from shapely.validation import explain_validity
 
 from .errors import GeometryError
+from .tolerance import NOISE
 
 Point = tuple[float, float]
 
@@ -101,7 +102,7 @@ class Arc:
         # Angles (measured along the arc from its start) where the polyline must touch it.
         quarter = math.pi / 2
         first = (math.floor(sign * a0 / quarter) + 1) * quarter - sign * a0
-        stops = [0.0] + [t for t in _frange(first, self.sweep, quarter) if 1e-12 < t < self.sweep - 1e-12]
+        stops = [0.0] + [t for t in _frange(first, self.sweep, quarter) if NOISE < t < self.sweep - NOISE]
         stops.append(self.sweep)
         angles = [0.0]
         for t0, t1 in zip(stops, stops[1:]):

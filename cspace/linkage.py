@@ -17,11 +17,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import least_squares, root
 
 from .errors import LinkageError
 from .model import FIXED, Linkage, Mechanism
 from .poses import part_transform, rigid
+from .tolerance import NOISE
 
 TWO_PI = 2.0 * math.pi
 DEAD_POINT_CONDITION = 1e9
@@ -185,7 +185,7 @@ def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
         # Go once round from x0, meeting the nodes in the order they come up.
         reduced = x0 - TWO_PI * math.floor((x0 + math.pi) / TWO_PI)
         ahead = np.mod(nodes[:-1] - reduced, TWO_PI)
-        ahead[ahead > TWO_PI - 1e-12] = 0.0  # a node a rounding error below x0 is x0 itself
+        ahead[ahead > TWO_PI - NOISE] = 0.0  # a node a rounding error below x0 is x0 itself
         order = np.argsort(ahead, kind="stable")
         path = system.continue_to(x0, start, [x0 + ahead[k] for k in order] + [x0 + TWO_PI])
         turn = system.turn(start, path[-1])
@@ -211,7 +211,9 @@ class _JointSystem:
         self.linkage = linkage
         self.members = {m: i for i, m in enumerate(linkage.members)}
         self.size = 3 * len(linkage.members) + 1
-        self.scale = max(mechanism.size, 1e-9)
+        self.scale = mechanism.tolerance.size
+        self.joint = mechanism.tolerance.joint
+        self.length = mechanism.tolerance.length
         self.where = f"linkage {linkage.name!r}"
 
     def world(self, part: str, point, u: np.ndarray, x: float) -> np.ndarray:
@@ -266,6 +268,9 @@ class _JointSystem:
 
     def assemble(self, x: float, y_hint: float, tolerance: float) -> np.ndarray:
         """Member poses at input x with the output near its hint, then the exact output."""
+        # Imported here: scipy.optimize alone doubles the CLI's start-up time.
+        from scipy.optimize import least_squares
+
         best, best_cost = None, math.inf
         for k in range(16):
             guess = self.guess(x, y_hint, TWO_PI * k / 16)
@@ -304,8 +309,10 @@ class _JointSystem:
         return u
 
     def correct(self, guess: np.ndarray, x: float) -> np.ndarray | None:
+        from scipy.optimize import root
+
         result = root(self.residual, guess, args=(x,), method="hybr", options={"xtol": 1e-13})
-        if not result.success or np.max(np.abs(self.residual(result.x, x))) > 1e-10:
+        if not result.success or np.max(np.abs(self.residual(result.x, x))) * self.scale > self.joint:
             return None
         return result.x
 
@@ -323,7 +330,7 @@ class _JointSystem:
 
     def step(self, x: float, u: np.ndarray, older, target: float) -> np.ndarray:
         """Move the solution from x to target, halving the step where the corrector fails."""
-        if abs(target - x) <= 1e-15 * max(1.0, abs(x)):
+        if abs(target - x) <= NOISE * max(1.0, abs(x)):
             return u
         goal = target
         for _ in range(MAX_HALVINGS + 1):
@@ -355,7 +362,7 @@ class _JointSystem:
             angles.append(self.size - 1)
         turn = np.zeros(self.size)
         turn[angles] = TWO_PI * np.round((end[angles] - start[angles]) / TWO_PI)
-        if np.max(np.abs(end - turn - start)) > 1e-6 * max(1.0, self.scale):
+        if np.max(np.abs(end - turn - start)) > 10 * self.length:
             raise LinkageError(f"does not return to its initial assembly after a full turn of "
                                f"{self.linkage.input}", where=self.where, field="joints")
         return turn

@@ -15,8 +15,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from .errors import ModelError
 from .checks import check_profiles
+from .errors import ModelError
 from .geometry import Arc, Element, Line, Point, Profile
 from .model import (
     FIXED,
@@ -32,10 +32,13 @@ from .model import (
     Part,
     Slice,
 )
+from .tolerance import DEFAULT_ANGLE
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_PARTS = 500
 MAX_FACES = 20000
+MAX_MAGNITUDE = 1e9  # no length, angle, time or speed in a mechanism file is larger
+MAX_SAMPLES = 1_000_000  # samples one input motion may take over the time allotment
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 FORCE_KINDS = ("gravity", "spring", "torque")
 JOINT_KINDS = ("pin", "slider")
@@ -121,6 +124,12 @@ class _Reader:
             time = 0.0
         if time < 0:
             raise self.fail("time", f"must not be negative, got {_num(time)}")
+        for index, motion in enumerate(inputs):
+            if time / motion.sampling > MAX_SAMPLES:
+                self.where = f"inputs[{index}]"
+                raise self.fail("sampling", f"sampling every {_num(motion.sampling)} s over the "
+                                f"{_num(time)} s allotment takes {time / motion.sampling:.3g} samples; "
+                                f"at most {MAX_SAMPLES:,} are allowed")
         self.where = "tolerance"
         factors = self.tolerance(self.table(data, "tolerance", optional=True))
         mechanism = Mechanism(name=name, parts=parts, coordinates=coordinates, linkages=linkages,
@@ -171,7 +180,9 @@ class _Reader:
             if entries:
                 raise self.fail("coordinates", f"a {motion} part has no coordinates of its own")
             return []
-        if not isinstance(entries, list) or not entries:
+        if not isinstance(entries, list):
+            raise self.fail("coordinates", f"expected a list of coordinates, got {_kind(entries)}")
+        if not entries:
             raise self.fail("coordinates", "a fixed-axes part needs at least one coordinate "
                             "(an axis to translate along or a pivot to rotate about)")
         result: list[Coordinate] = []
@@ -208,7 +219,7 @@ class _Reader:
             raise self.fail("coordinates", "a part translates along at most two in-plane axes")
         if len(translations) == 2:
             (ax, ay), (bx, by) = translations[0].axis, translations[1].axis
-            if abs(ax * by - ay * bx) < 1e-9:
+            if abs(ax * by - ay * bx) < DEFAULT_ANGLE:
                 raise self.fail("coordinates", f"axes of {translations[0].name!r} and "
                                 f"{translations[1].name!r} are parallel")
         return result
@@ -546,6 +557,9 @@ class _Reader:
         value = float(value)
         if not math.isfinite(value):
             raise self.fail(where, f"expected a finite number, got {value}")
+        if abs(value) > MAX_MAGNITUDE:
+            raise self.fail(where, f"{value:g} is out of range: numbers in a mechanism file are at most "
+                            f"{MAX_MAGNITUDE:g} in size")
         return value
 
     def numbers(self, data: dict, key: str, field: str, count: int) -> list[float]:

@@ -181,13 +181,17 @@ class _Tagger:
     def __init__(self, part_a: str, part_b: str, polygons: list[SumPolygon]) -> None:
         self.part_a, self.part_b = part_a, part_b
         self.polygons = polygons
+        # Integer bounding boxes let most polygons and edges be skipped before exact arithmetic.
+        self.boxes = [_box(p.vertices) for p in polygons]
 
     def contacts(self, point: tuple[Fraction, Fraction], normal: tuple[Fraction, Fraction]) -> tuple[Contact, ...]:
         """Contacts of every polygon that ``point`` touches and ``normal`` points into."""
         found = set()
         px, py = point
         nx, ny = normal
-        for polygon in self.polygons:
+        for polygon, (x0, y0, x1, y1) in zip(self.polygons, self.boxes):
+            if not (x0 <= px <= x1 and y0 <= py <= y1):
+                continue
             tight = []
             n = len(polygon.vertices)
             for i in range(n):
@@ -204,11 +208,16 @@ class _Tagger:
         """Parameters in (0, 1) along p->q where some polygon's boundary starts or stops."""
         (px, py), (qx, qy) = p, q
         dx, dy = qx - px, qy - py
+        lo_x, hi_x, lo_y, hi_y = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
         ts = set()
-        for polygon in self.polygons:
+        for polygon, (bx0, by0, bx1, by1) in zip(self.polygons, self.boxes):
+            if bx1 < lo_x or bx0 > hi_x or by1 < lo_y or by0 > hi_y:
+                continue
             n = len(polygon.vertices)
             for i in range(n):
                 (x0, y0), (x1, y1) = polygon.vertices[i], polygon.vertices[(i + 1) % n]
+                if max(x0, x1) < lo_x or min(x0, x1) > hi_x or max(y0, y1) < lo_y or min(y0, y1) > hi_y:
+                    continue
                 ex, ey = x1 - x0, y1 - y0
                 denominator = dx * ey - dy * ex
                 if denominator == 0:
@@ -348,6 +357,12 @@ def _order_key(region: Region) -> tuple:
 def _renamed(region: Region, name: str) -> Region:
     return Region(name, region.rows, region.bounds, region.vertices, region.edges, region.dimension,
                   region.bbox)
+
+
+def _box(vertices) -> tuple[int, int, int, int]:
+    xs = [x for x, _ in vertices]
+    ys = [y for _, y in vertices]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _lerp(p, q, t):

@@ -20,6 +20,7 @@ import numpy as np
 from .analysis import Analysis
 from .constraints import ConstraintManager
 from .errors import TraceError
+from .tolerance import NOISE
 
 MAX_CANDIDATES = 4096
 
@@ -71,7 +72,7 @@ class MechanismRegion:
             if i in used:
                 continue
             twin = next((k for k in range(i + 1, len(rows)) if k not in used
-                         and np.allclose(rows[k][0], -g) and abs(rows[k][1] + b) <= 1e-9), None)
+                         and np.allclose(rows[k][0], -g) and abs(rows[k][1] + b) <= NOISE * (1 + abs(b))), None)
             if twin is not None:
                 used.add(twin)
             out.append(_linear_text(g, b, names, "=" if twin is not None else "<="))
@@ -83,7 +84,7 @@ class MechanismRegion:
 
 def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str) -> str:
     """``g @ q (relation) bound`` written with names, leading term positive (flipping <= to >=)."""
-    terms = [(c, n) for c, n in zip(g, names) if abs(c) > 1e-12]
+    terms = [(c, n) for c, n in zip(g, names) if abs(c) > NOISE]
     if terms and terms[0][0] < 0:
         terms = [(-c, n) for c, n in terms]
         bound = -bound
@@ -91,7 +92,7 @@ def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str) -
     text = ""
     for k, (c, name) in enumerate(terms):
         size = abs(c)
-        coefficient = "" if abs(size - 1) < 1e-12 else f"{size:.4g} "
+        coefficient = "" if abs(size - 1) < NOISE else f"{size:.4g} "
         sign = ("-" if c < 0 else "") if k == 0 else (" - " if c < 0 else " + ")
         text += f"{sign}{coefficient}{name}"
     value = f"{bound:.4f}".rstrip("0").rstrip(".")

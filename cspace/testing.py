@@ -79,7 +79,12 @@ def overlaps(mechanism: Mechanism, values: dict[str, float], tolerance: float) -
 
 def supported(mechanism: Mechanism, values: dict[str, float], coordinate: str, direction: int,
               probe: float) -> bool:
-    """Would nudging the coordinate's part by ``probe`` along its force push it into another part?"""
+    """Would nudging the coordinate's part by ``probe`` along its force push it into another part?
+
+    Any buried area beyond float noise counts: a support may be a sliver far thinner
+    than the probe (a block the instant before its support slides away).
+    """
+    noise = probe * mechanism.tolerance.length
     nudged = dict(values)
     spec = mechanism.coordinate(coordinate)
     nudged[coordinate] += direction * (probe if not spec.is_angle else probe / max(mechanism.size, 1e-9))
@@ -93,7 +98,7 @@ def supported(mechanism: Mechanism, values: dict[str, float], coordinate: str, d
             if other[0] == owner:
                 continue
             zo = mechanism.part(other[0]).slices[other[1]].z
-            if z[0] < zo[1] and zo[0] < z[1] and overlap_depth(shape, other_shape) > 0.25 * probe:
+            if z[0] < zo[1] and zo[0] < z[1] and shape.intersection(other_shape).area > noise:
                 return True
     return False
 

@@ -22,6 +22,10 @@ name               default                meaning
                                           of the driving speed is standing still (kept
                                           well above ``lp`` so solver noise never moves)
 =================  =====================  ==================================================
+
+``NOISE`` (1e-9, relative) is not a tolerance of the mechanism but of arithmetic: two
+computed times or angles that differ by less than this fraction are the same value
+(sampling grids, the angle seam, report formatting).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ DEFAULT_ANGLE = 1e-7
 DEFAULT_ARC = 1e-4
 DEFAULT_LP = 1e-10
 DEFAULT_VELOCITY = 1e-8
+NOISE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,11 @@ class Tolerance:
     def overlap(self) -> float:
         """Largest penetration the geometry oracle accepts between two real parts."""
         return self.length
+
+    @property
+    def joint(self) -> float:
+        """How exactly a linkage's joints must close at each table entry (a solver target)."""
+        return 1e-3 * self.length
 
     @property
     def assembly(self) -> float:

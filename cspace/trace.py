@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .analysis import Analysis
+from .errors import TraceError
+from .tolerance import NOISE
 
 TWO_PI = 2 * math.pi
+MAX_SAMPLES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -159,9 +162,14 @@ class Trace:
             step = segment.first.sampling
             origin = segment.first.origin
             lo, hi = params[0], params[-1]
-            k0 = math.floor((lo - origin) / step + 1e-9) + 1
-            grid = [origin + k * step for k in range(k0, math.ceil((hi - origin) / step - 1e-9))]
-            values = [lo] + [g for g in grid if lo + 1e-12 < g < hi - 1e-12] + [hi]
+            if (hi - lo) / step + len(rows) > MAX_SAMPLES:
+                raise TraceError(f"the path would take more than {MAX_SAMPLES:,} samples "
+                                 f"(segment {segment.index} is sampled every {step:g}); "
+                                 "use a larger sampling interval or a shorter --until")
+            k0 = math.floor((lo - origin) / step + NOISE) + 1
+            grid = [origin + k * step for k in range(k0, math.ceil((hi - origin) / step - NOISE))]
+            near = NOISE * max(1.0, abs(hi))
+            values = [lo] + [g for g in grid if lo + near < g < hi - near] + [hi]
             for value in values:
                 q = np.array([np.interp(value, params, configs[:, j]) for j in range(configs.shape[1])])
                 time = value if segment.phase == "input" else segment.start_time
@@ -199,6 +207,6 @@ def reported(value: float, is_angle: bool, inside: float = 0.0) -> float:
     if not is_angle:
         return value
     base = wrap(value)
-    if inside and abs(abs(base) - math.pi) < 1e-9:
-        return -math.pi if wrap(value + 1e-6 * inside) < 0 else math.pi
+    if inside and abs(abs(base) - math.pi) < NOISE:
+        return -math.pi if wrap(value + 1e3 * NOISE * inside) < 0 else math.pi
     return base

@@ -26,6 +26,7 @@ from .constraints import ConstraintManager
 from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics
 from .errors import TraceError
 from .regions import RegionDiagram
+from .tolerance import NOISE
 from .trace import DriveLine, Piece, Trace, TraceStats
 
 MAX_PIECES = 20000
@@ -38,8 +39,11 @@ class _Followed:
     end: str
 
 
-def trace(analysis: Analysis, *, until: float | None = None) -> Trace:
+def trace(analysis: Analysis, *, until: float | None = None, max_pieces: int = MAX_PIECES) -> Trace:
     """Trace the mechanism's path under its input motions for its time allotment.
+
+    ``max_pieces`` caps the pieces of path (region by region); passing it raises
+    :class:`TraceError` rather than running without end.
 
     >>> from cspace.loader import load
     >>> from cspace.analysis import analyze
@@ -47,14 +51,15 @@ def trace(analysis: Analysis, *, until: float | None = None) -> Trace:
     >>> len(t.segments)
     6
     """
-    return Tracer(analysis).run(analysis.mechanism.time if until is None else until)
+    return Tracer(analysis, max_pieces).run(analysis.mechanism.time if until is None else until)
 
 
 class Tracer:
     """Traces one analysed mechanism; see :func:`trace`."""
 
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Analysis, max_pieces: int = MAX_PIECES) -> None:
         self.analysis = analysis
+        self.max_pieces = max_pieces
         mechanism = analysis.mechanism
         self.mechanism = mechanism
         self.tolerance = mechanism.tolerance
@@ -80,7 +85,7 @@ class Tracer:
         pieces: list[Piece] = []
         end = "no input motions"
         while True:
-            if now >= allotment - 1e-12:
+            if now >= allotment - NOISE * max(1.0, allotment):
                 end = "time allotment used"
                 break
             if current >= len(motions):
@@ -115,9 +120,9 @@ class Tracer:
         return Trace(self.analysis, pieces, end, stats, self.region_names)
 
     def guard(self, pieces: list[Piece]) -> None:
-        if len(pieces) > MAX_PIECES:
-            raise TraceError(f"the trace passed {MAX_PIECES} pieces of path; it is probably cycling "
-                             "without end (shorten the time allotment with --until)")
+        if len(pieces) > self.max_pieces:
+            raise TraceError(f"the trace passed {self.max_pieces} pieces of path (region by region) at "
+                             f"t = {pieces[-1].time:.6g}; shorten the time allotment with --until")
 
     def step(self, q: np.ndarray, phase: str, fixed: dict[int, float], motion: int, now: float,
              param: float, origin: float, limit: float) -> Piece | None:

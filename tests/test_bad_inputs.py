@@ -1,0 +1,69 @@
+"""The hostile-input corpus: every file is rejected with its expected one-line message.
+
+Files live in tests/data/bad/; the first line of each says ``# expect: <message>``.
+Inputs too large to keep in the repository (a 100 MB file, 10,000 parts, a profile
+of 50,000 faces) are generated here. Those run in a child process whose address
+space is capped, so "bounded memory" is enforced, not hoped for; the timeout only
+guards against a hang (timings are measured by tools/bad_input_report.py).
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cspace.cli import main
+from cspace.fuzz import hostile_inputs
+
+BAD = Path(__file__).resolve().parent / "data" / "bad"
+FILES = sorted(BAD.glob("*.toml"))
+MEMORY_CAP = 1 << 30  # bytes of address space for the child process
+HANG_GUARD = 120  # seconds
+
+
+def expected(path: Path) -> str:
+    first = path.read_bytes().split(b"\n", 1)[0].decode("ascii")
+    assert first.startswith("# expect: "), f"{path.name} has no '# expect:' line"
+    return first[len("# expect: "):]
+
+
+def test_the_corpus_is_there():
+    assert len(FILES) >= 30
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_rejected_with_its_message(path, capsys):
+    status = main(["check", str(path)])
+    captured = capsys.readouterr()
+    assert status == 2 and captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert lines[0].startswith(f"cspace: error: {path}: ")
+    assert expected(path) in lines[0]
+
+
+def _capped():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+def run_capped(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cspace.cli", "check", str(path)], capture_output=True,
+                          text=True, timeout=HANG_GUARD, preexec_fn=_capped)
+
+
+GENERATED = hostile_inputs()
+
+
+@pytest.mark.parametrize("case", sorted(GENERATED))
+def test_hostile_input_is_rejected_in_bounded_memory(case, tmp_path):
+    content, message = GENERATED[case]
+    path = tmp_path / "hostile.toml"
+    path.write_bytes(content)
+    done = run_capped(path)
+    assert done.returncode == 2, done.stderr[-500:]
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and message in done.stderr
