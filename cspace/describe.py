@@ -75,12 +75,12 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
     Each segment also lists the irredundant constraints of the region it starts in.
     """
     manager = ConstraintManager(trace.mechanism.tolerance.lp)
-    diagram = RegionDiagram(trace.analysis, manager)
+    diagram = RegionDiagram(trace.analysis)
     names = [c.name for c in trace.mechanism.coordinates]
     segments = []
     for segment in trace.segments:
         record = _segment_record(trace, segment)
-        record["constraints"] = diagram.region(segment.first.key, segment.start).constraints(manager, names)
+        record["constraints"] = diagram.reported(segment.first.key, segment.start).constraints(manager, names)
         segments.append(record)
     document = {
         "mechanism": trace.mechanism.name,
@@ -265,10 +265,10 @@ def _coupled(segment: Segment, coordinates: list[int]) -> bool:
 def _degrees_of_freedom(trace: Trace) -> int:
     """Largest dimension of a traversed region, less one per linkage (paper Table 2)."""
     manager = ConstraintManager(trace.mechanism.tolerance.lp)
-    diagram = RegionDiagram(trace.analysis, manager)
+    diagram = RegionDiagram(trace.analysis)
     best = 0
     for piece in trace.pieces:
-        region = diagram.region(piece.key, piece.configs[0])
+        region = diagram.region(piece.key)
         equalities = []
         for r in range(len(region.h)):
             others = np.delete(np.arange(len(region.h)), r)

@@ -56,21 +56,70 @@ class Mode:
     directions: tuple[int, ...]
     linkages: tuple[LinkageLink, ...]
     eps: float
+    anchor: np.ndarray  # the configuration the mode was found at
     objective: float = 0.0
 
     def velocity_at(self, q: np.ndarray) -> np.ndarray | None:
         """Velocity on the table cells at ``q``, or None if the mode no longer holds."""
-        n = len(q)
+        slopes = [link.table.slope(q[link.input], d) for link, d in zip(self.linkages, self.directions)]
+        v = self._solve(slopes)
+        if v is None or np.any(self.signs(v) != self.signs(self.velocity)):
+            return None
+        return v
+
+    def signs(self, v: np.ndarray) -> np.ndarray:
+        """Direction of each coordinate (-1, 0, +1), speeds below the tolerance counting as 0."""
+        return np.sign(np.where(np.abs(v) > self.eps, v, 0.0))
+
+    def moving_linkages(self) -> list[int]:
+        """Indices of the linkages whose input moves in this mode."""
+        return [k for k, link in enumerate(self.linkages) if abs(self.velocity[link.input]) > self.eps]
+
+    def check(self, v: np.ndarray | None) -> np.ndarray:
+        """``v`` if it is the program's velocity (the contacts determine the motion), else fail."""
+        if v is None or np.max(np.abs(v - self.velocity)) > 10 * self.eps:
+            raise TraceError("the motion at this configuration is not determined by its contacts "
+                             "(an underdetermined mode)")
+        return v
+
+    def along_one_linkage(self) -> tuple[LinkageLink, np.ndarray, np.ndarray] | None:
+        """(linkage, v0, w) with velocity ``v0 + slope * w`` on every table cell, if that holds.
+
+        It holds when exactly one linkage moves and its input's rate does not depend on
+        the linkage's slope (the input has a prescribed rate, or is pushed by one):
+        then the path is an affine image of the linkage's table and can be followed
+        across all its cells at once.
+        """
+        moving = self.moving_linkages()
+        if len(moving) != 1:
+            return None
+        k = moving[0]
+        flat = [0.0] * len(self.linkages)
+        tilted = list(flat)
+        tilted[k] = 1.0
+        v0, v1 = self._solve(flat), self._solve(tilted)
+        if v0 is None or v1 is None:
+            return None
+        w = v1 - v0
+        link = self.linkages[k]
+        if abs(w[link.input]) > self.eps:
+            return None
+        self.check(v0 + link.table.slope(self.anchor[link.input], self.directions[k]) * w)
+        return link, v0, w
+
+    def _solve(self, slopes: list[float]) -> np.ndarray | None:
+        """Velocity with the given linkage slopes: prescribed rates, still coordinates, binding rows."""
+        n = len(self.velocity)
         rows, rhs = [], []
         for j in sorted(self.still | set(self.rates)):
             row = np.zeros(n)
             row[j] = 1.0
             rows.append(row)
             rhs.append(self.rates.get(j, 0.0))
-        for link, direction in zip(self.linkages, self.directions):
+        for link, slope in zip(self.linkages, slopes):
             row = np.zeros(n)
             row[link.output] = 1.0
-            row[link.input] = -link.table.slope(q[link.input], direction)
+            row[link.input] = -slope
             rows.append(row)
             rhs.append(0.0)
         for r in self.binding:
@@ -83,10 +132,6 @@ class Mode:
         v[list(self.still)] = 0.0
         for j, rate in self.rates.items():
             v[j] = rate
-        expected = np.sign(np.where(np.abs(self.velocity) > self.eps, self.velocity, 0.0))
-        actual = np.sign(np.where(np.abs(v) > self.eps, v, 0.0))
-        if np.any(expected != actual):
-            return None
         return v
 
     def transmissions(self, q: np.ndarray) -> list[tuple[int, int]]:
@@ -96,53 +141,145 @@ class Mode:
         when its own motion would violate the row (``g[k] v[k] > 0``) and is pushed when
         its motion relieves it (``g[k] v[k] < 0``).
         """
-        edges = []
-        v = self.velocity
-        tight = self.region.tight(q)
-        for r in np.flatnonzero(tight):
-            if self.region.kinds[r] != "pair" or abs(self.region.G[r] @ v) > self.eps:
-                continue
-            effect = self.region.G[r] * v
-            pushers = [k for k in np.flatnonzero(effect > self.eps)]
-            pushed = [k for k in np.flatnonzero(effect < -self.eps)]
-            edges.extend((int(a), int(b)) for a in pushers for b in pushed)
-        return sorted(set(edges))
+        region, v = self.region, self.velocity
+        rows = region.G[region.tight(q) & (region.owners >= 0)]
+        effect = (rows[np.abs(rows @ v) <= self.eps] * v).tolist()
+        edges = set()
+        for row in effect:
+            pushers = [k for k, e in enumerate(row) if e > self.eps]
+            pushed = [k for k, e in enumerate(row) if e < -self.eps]
+            edges.update((a, b) for a in pushers for b in pushed)
+        return sorted(edges)
+
+
+@dataclass(frozen=True)
+class Velocity:
+    """A solved velocity program: objective, velocity, linkage directions, forced progress."""
+
+    objective: float
+    v: np.ndarray
+    directions: tuple[int, ...]
+    progress: float
+
+    def __repr__(self) -> str:
+        return f"Velocity(objective={self.objective:.6g}, progress={self.progress:.6g})"
 
 
 class SimpleDynamics:
     """Velocity programs for one mechanism."""
 
     def __init__(self, n: int, linkages: tuple[LinkageLink, ...], forces: dict[int, tuple[int, float]],
-                 manager: ConstraintManager, base_speed: float, velocity_tolerance: float) -> None:
+                 manager: ConstraintManager, speed: float, velocity_tolerance: float) -> None:
         self.n = n
         self.linkages = linkages
         self.forces = forces
         self.manager = manager
-        self.eps = velocity_tolerance * base_speed
-        self.limit = SPEED_LIMIT * base_speed
+        self.eps = velocity_tolerance
+        self.limit = SPEED_LIMIT * speed
 
-    def solve(self, region: MechanismRegion, q: np.ndarray, phase: str,
-              fixed: dict[int, float]) -> Mode | None:
-        """Best motion inside ``region`` at ``q``, or None when the fixed rates are infeasible.
+    def velocity(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
+                 ignore: np.ndarray, still: set[int] = frozenset()) -> Velocity | None:
+        """Best velocity inside ``region`` at ``q``, or None when the fixed rates are infeasible.
 
-        For an external step the result moves forced coordinates only if it can.
+        Rows of the constraining pairs flagged in ``ignore`` (pairs that touch nothing
+        here) do not constrain it. Coordinates in ``still`` are held at zero (nothing can
+        move them).
         """
-        tight = np.flatnonzero(region.tight(q))
-        best: tuple[float, np.ndarray, tuple[int, ...]] | None = None
+        rows = np.flatnonzero(region.tight_except(q, ignore))
+        if still:
+            fixed = {**{j: 0.0 for j in still}, **fixed}
+        best: Velocity | None = None
         for directions in self._direction_choices(q, fixed):
-            result = self._program(region, tight, q, phase, fixed, directions)
-            if result is not None and (best is None or result[0] < best[0] - self.eps):
-                best = (result[0], result[1], directions)
-        if best is None:
-            return None
-        objective, v, directions = best
-        mode = self._mode(region, tight, q, phase, fixed, v, directions)
-        mode.objective = objective
+            found = self._program(region, rows, q, phase, fixed, directions)
+            if found is not None and (best is None or found.objective < best.objective - self.eps):
+                best = found
+        return best
+
+    def mode(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
+             velocity: Velocity) -> Mode:
+        """The mode of ``velocity`` inside ``region`` (which must hold the motion)."""
+        tight = np.flatnonzero(region.tight(q))
+        mode = self._mode(region, tight, q, phase, fixed, velocity.v, velocity.directions)
+        mode.objective = velocity.objective
         return mode
 
-    def progress(self, mode: Mode) -> float:
+    def stuck_forces(self, rows: np.ndarray, frozen: set[int]) -> set[int]:
+        """Forced coordinates that surely cannot move along their force, given tight ``rows``.
+
+        Coordinate k cannot move in direction s if some tight row would be violated by
+        that motion unless another coordinate of the row moved the way that relieves
+        it, and each such coordinate cannot move that way either (frozen coordinates
+        cannot move at all). Sound: a velocity program never moves a force it calls stuck.
+        """
+        stuck = {(k, s) for k in frozen for s in (1, -1)}
+        # Per row: (coordinate, direction that pushes into the row) for its nonzero entries.
+        supports = [[(k, 1 if c > 0 else -1) for k, c in enumerate(g) if c] for g in rows.tolist()]
+        changed = True
+        while changed:
+            changed = False
+            for members in supports:
+                for k, way in members:
+                    if (k, way) not in stuck and all((j, -push) in stuck for j, push in members if j != k):
+                        stuck.add((k, way))
+                        changed = True
+        return {j for j, (d, _) in self.forces.items() if (j, d) in stuck}
+
+    def reach(self, rows: np.ndarray, start: set[int]) -> set[int]:
+        """Coordinates that may move when ``start`` moves: linked to it by tight rows or linkages."""
+        movable = set(start)
+        supports = [{k for k, c in enumerate(g) if c} for g in rows.tolist()]
+        links = [(lk.input, lk.output) for lk in self.linkages]
+        changed = True
+        while changed:
+            changed = False
+            for members in supports:
+                if members & movable and not members <= movable:
+                    movable |= members
+                    changed = True
+            for a, b in links:
+                if (a in movable) != (b in movable):
+                    movable |= {a, b}
+                    changed = True
+        return movable
+
+    def determined(self, region: MechanismRegion, q: np.ndarray, fixed: dict[int, float], movable: set[int],
+                   ignore: np.ndarray) -> Velocity | None | bool:
+        """The velocity without a program, when it is clear what it must be.
+
+        Prescribed rates and linkages fix some coordinates; if every other movable one
+        is unforced and the tight rows allow it to stand still, standing still is what
+        the program would choose (it moves unforced coordinates as little as it must).
+        Returns that velocity; None when prescribed rates and linkages alone fix
+        everything and the tight rows forbid it; False when a program must decide.
+        """
+        v = np.zeros(self.n)
+        known = set(fixed)
+        for j, rate in fixed.items():
+            v[j] = rate
+        directions = []
+        for link in self.linkages:
+            if link.input not in known:
+                return False
+            direction = 1 if v[link.input] >= 0 else -1
+            v[link.output] = link.table.slope(q[link.input], direction) * v[link.input]
+            known.add(link.output)
+            directions.append(direction)
+        free = movable - known
+        if any(j in self.forces for j in free):
+            return False
+        tight = region.tight_except(q, ignore)
+        if np.any(region.G[tight] @ v > self.eps):
+            return False if free else None
+        return Velocity(0.0, v, tuple(directions), self.progress(v))
+
+    def frozen(self, fixed: dict[int, float]) -> set[int]:
+        """Coordinates held still: zero prescribed rates, and linkage outputs of held inputs."""
+        held = {j for j, rate in fixed.items() if rate == 0}
+        return held | {lk.output for lk in self.linkages if lk.input in held}
+
+    def progress(self, v: np.ndarray) -> float:
         """How far forced coordinates move along their forces, per unit of parameter."""
-        return sum(d * mode.velocity[j] for j, (d, _) in self.forces.items())
+        return float(sum(d * v[j] for j, (d, _) in self.forces.items()))
 
     def _direction_choices(self, q: np.ndarray, fixed: dict[int, float]) -> list[tuple[int, ...]]:
         """Input directions to try for each linkage: known, or both at a table node."""
@@ -157,59 +294,81 @@ class SimpleDynamics:
             choices = [c + (o,) for c in choices for o in options]
         return choices
 
-    def _program(self, region, tight, q, phase, fixed, directions):
+    def _program(self, region: MechanismRegion, tight: np.ndarray, q: np.ndarray, phase: str,
+                 fixed: dict[int, float], directions: tuple[int, ...]) -> Velocity | None:
+        """The velocity program over the free coordinates and |v| of the unforced ones.
+
+        Coordinates with known velocity (prescribed or held) are substituted, which
+        keeps the program as small as the motion's real freedom.
+        """
         n = self.n
-        cost = np.zeros(2 * n)
-        lower = np.full(2 * n, -self.limit)
-        upper = np.full(2 * n, self.limit)
-        lower[n:], upper[n:] = 0.0, 0.0
-        weighted = []
-        for j in range(n):
-            if j in fixed:
-                lower[j] = upper[j] = fixed[j]
-            elif j in self.forces:
-                direction, speed = self.forces[j]
-                cost[j] = -direction
+        known = np.zeros(n)
+        for j, value in fixed.items():
+            known[j] = value
+        free = np.array([j for j in range(n) if j not in fixed], dtype=int)
+        weighted = np.array([j for j in free if j not in self.forces], dtype=int)
+        f, k = len(free), len(weighted)
+        column = {j: c for c, j in enumerate(free)}
+        cost = np.zeros(f + k)
+        lower = np.concatenate([np.full(f, -self.limit), np.zeros(k)])
+        upper = np.concatenate([np.full(f, self.limit), np.full(k, np.inf)])
+        for j, (direction, speed) in self.forces.items():
+            if j in column:
+                cost[column[j]] = -direction
                 cap = speed if phase == EXTERNAL else self.limit
                 if direction > 0:
-                    upper[j] = cap
+                    upper[column[j]] = cap
                 else:
-                    lower[j] = -cap
-            else:
-                weighted.append(j)
-                cost[n + j] = UNFORCED_WEIGHT
-                upper[n + j] = np.inf
-        rows, row_lo, row_hi = [], [], []
-        for r in tight:
-            rows.append(np.concatenate([region.G[r], np.zeros(n)]))
-            row_lo.append(-np.inf)
-            row_hi.append(0.0)
+                    lower[column[j]] = -cap
+        cost[f:] = UNFORCED_WEIGHT
+        G = region.G[tight]
+        rhs = -(G @ known)
+        touches = np.any(G[:, free] != 0, axis=1) if f else np.zeros(len(G), bool)
+        if np.any(rhs[~touches] < -self.eps):
+            return None  # a tight row the known velocities alone violate
+        blocks = [np.hstack([G[touches][:, free], np.zeros((int(touches.sum()), k))])]
+        row_lo, row_hi = [np.full(int(touches.sum()), -np.inf)], [rhs[touches]]
         for link, direction in zip(self.linkages, directions):
-            row = np.zeros(2 * n)
-            row[link.output] = 1.0
-            row[link.input] = -link.table.slope(q[link.input], direction)
-            rows.append(row)
-            row_lo.append(0.0)
-            row_hi.append(0.0)
-            if link.input not in fixed:
-                sign = np.zeros(2 * n)
-                sign[link.input] = direction
-                rows.append(sign)
-                row_lo.append(0.0)
-                row_hi.append(np.inf)
-        for j in weighted:
-            for s in (1.0, -1.0):
-                row = np.zeros(2 * n)
-                row[j], row[n + j] = s, -1.0
-                rows.append(row)
-                row_lo.append(-np.inf)
-                row_hi.append(0.0)
-        matrix = np.array(rows).reshape(-1, 2 * n)
-        result = self.manager.solve(cost, matrix, np.array(row_lo), np.array(row_hi), lower, upper)
+            slope = link.table.slope(q[link.input], direction)
+            row = np.zeros(f + k)
+            value = 0.0
+            for j, weight in ((link.output, 1.0), (link.input, -slope)):
+                if j in column:
+                    row[column[j]] = weight
+                else:
+                    value -= weight * known[j]
+            if not row.any():
+                if abs(value) > self.eps:
+                    return None
+                continue
+            blocks.append(row[None, :])
+            row_lo.append([value])
+            row_hi.append([value])
+            if link.input in column:
+                sign = np.zeros((1, f + k))
+                sign[0, column[link.input]] = direction
+                blocks.append(sign)
+                row_lo.append([0.0])
+                row_hi.append([np.inf])
+        # |v_j| <= a_j as v_j - a_j <= 0 and -v_j - a_j <= 0.
+        absolute = np.zeros((2 * k, f + k))
+        positions = np.array([column[j] for j in weighted], dtype=int)
+        absolute[np.arange(k), positions] = 1.0
+        absolute[np.arange(k, 2 * k), positions] = -1.0
+        absolute[np.arange(2 * k), f + np.concatenate([np.arange(k), np.arange(k)])] = -1.0
+        blocks.append(absolute)
+        row_lo.append(np.full(2 * k, -np.inf))
+        row_hi.append(np.zeros(2 * k))
+        if f == 0:
+            v = known
+            return Velocity(0.0, v, directions, self.progress(v))
+        result = self.manager.solve(cost, np.vstack(blocks), np.concatenate(row_lo), np.concatenate(row_hi),
+                                    lower, upper)
         if not result.ok:
             return None
-        v = result.x[:n]
-        return result.objective, v
+        v = known.copy()
+        v[free] = result.x[:f]
+        return Velocity(result.objective, v, directions, self.progress(v))
 
     def _mode(self, region, tight, q, phase, fixed, v, directions) -> Mode:
         eps = self.eps
@@ -228,15 +387,14 @@ class SimpleDynamics:
             if abs(v[j]) >= self.limit * (1 - 1e-9):
                 raise TraceError("a motion needs unbounded speed (the mechanism jams at a singular contact)")
         still = frozenset(j for j in range(self.n) if j not in moving and j not in rates)
-        binding = tuple(int(r) for r in tight
-                        if abs(region.G[r] @ v) <= eps and any(region.G[r, j] != 0 for j in dependent))
+        rows = region.G[tight]
+        holds = np.abs(rows @ v) <= eps
+        if dependent:
+            holds &= np.any(rows[:, sorted(dependent)] != 0, axis=1)
+        else:
+            holds[:] = False
         clean = np.where(np.abs(v) > eps, v, 0.0)
         for j, rate in rates.items():
             clean[j] = rate
-        mode = Mode(phase, region, clean, rates, still, binding, directions, self.linkages, eps)
-        check = mode.velocity_at(q)
-        if check is None or np.max(np.abs(check - clean)) > 10 * eps:
-            raise TraceError("the motion at this configuration is not determined by its contacts "
-                             "(an underdetermined mode)")
-        mode.velocity = np.where(np.abs(check) > eps, check, 0.0)
-        return mode
+        return Mode(phase, region, clean, rates, still, tuple(int(r) for r in tight[holds]), directions,
+                    self.linkages, eps, q.copy())

@@ -82,14 +82,27 @@ class LinkageTable:
 
     def next_node(self, x: float, direction: int) -> float:
         """The next node the input reaches moving in ``direction`` (same unwrapping as x)."""
-        reduced, offset = self.reduce(x)
+        inputs, _ = self.ahead(x, direction, 1)
+        return float(inputs[0]) if len(inputs) else float(self.inputs[-1] if direction > 0 else self.inputs[0])
+
+    def ahead(self, x: float, direction: int, count: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Inputs (unwrapped like ``x``) and outputs of the next nodes moving in ``direction``.
+
+        A freely turning input yields ``count`` nodes (default: one full turn); a
+        bounded one stops at the end of its range.
+        """
         k = self.cell(x, direction)
-        node = self.inputs[k + 1] if direction > 0 else self.inputs[k]
-        if self.periodic and direction > 0 and node <= reduced - self.node_tolerance:
-            node += TWO_PI
-        if self.periodic and direction < 0 and node >= reduced + self.node_tolerance:
-            node -= TWO_PI
-        return float(node + offset)
+        period = len(self.inputs) - 1
+        if self.periodic:
+            count = period if count is None else count
+            # Node k is the low end of x's cell: put it on x's turn, then step along the grid.
+            low = self.inputs[k] + TWO_PI * round((x - self.inputs[k] - self.step / 2) / TWO_PI)
+            steps = np.arange(1, count + 1) if direction > 0 else -np.arange(count)
+            return low + steps * self.step, self.outputs[(k + steps) % period]
+        index = np.arange(k + 1, period + 1) if direction > 0 else np.arange(k, -1, -1)
+        if count is not None:
+            index = index[:count]
+        return self.inputs[index].astype(float), self.outputs[index]
 
     def output(self, x: float) -> float:
         """Interpolated output at input ``x``.
@@ -133,21 +146,16 @@ class LinkageTable:
 
     def _reach(self, x0: float, lo: float, hi: float, direction: int) -> float:
         """How far the input can move from x0 in ``direction`` with the output in [lo, hi]."""
-        if self.periodic:
-            limit = x0 + direction * TWO_PI
-        else:
-            limit = float(self.inputs[-1] if direction > 0 else self.inputs[0])
-        x, y = x0, self.output(x0)
-        while (limit - x) * direction > 0:
-            node = self.next_node(x, direction)
-            if (node - limit) * direction > 0:
-                node = limit
-            y_node = self.output(node)
-            for bound, outside in ((hi, y_node > hi), (lo, y_node < lo)):
-                if outside:
-                    return x + (bound - y) / (y_node - y) * (node - x)
-            x, y = node, y_node
-        return limit
+        xs, ys = self.ahead(x0, direction)
+        outside = (ys > hi) | (ys < lo)
+        if not outside.any():
+            if self.periodic:
+                return x0 + direction * TWO_PI
+            return float(self.inputs[-1] if direction > 0 else self.inputs[0])
+        k = int(np.argmax(outside))
+        x, y = (x0, self.output(x0)) if k == 0 else (float(xs[k - 1]), float(ys[k - 1]))
+        bound = hi if ys[k] > hi else lo
+        return x + (bound - y) / (float(ys[k]) - y) * (float(xs[k]) - x)
 
     def _interpolate(self, values: np.ndarray, x: float) -> np.ndarray:
         reduced, _ = self.reduce(x)

@@ -233,8 +233,14 @@ class Mechanism:
         return math.hypot(x1 - x0, y1 - y0)
 
     @cached_property
+    def speed(self) -> float:
+        """The fastest input velocity or force speed (1 when there is none)."""
+        speeds = [abs(v) for m in self.inputs for _, v in m.velocities] + [f.speed for f in self.forces]
+        return max(speeds, default=1.0)
+
+    @cached_property
     def tolerance(self) -> Tolerance:
-        return Tolerance.for_size(self.size, **dict(self.tolerance_factors))
+        return Tolerance.for_size(self.size, speed=self.speed, **dict(self.tolerance_factors))
 
     def __repr__(self) -> str:
         return (f"Mechanism({self.name!r}, parts={len(self.parts)}, "

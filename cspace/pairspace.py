@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 from rtree import index as rtree_index
@@ -79,6 +80,26 @@ class Region:
     def contains(self, point: np.ndarray, tolerance: float) -> bool:
         return bool(np.all(self.rows @ point <= self.bounds + tolerance))
 
+    @cached_property
+    def _contact_segments(self) -> tuple[np.ndarray, np.ndarray, tuple[RegionEdge, ...]]:
+        """Start points, directions and edges of the contact edges, for vectorized tests."""
+        edges = tuple(e for e in self.edges if e.contacts)
+        k = self.rows.shape[1]
+        starts = np.array([e.start for e in edges], float).reshape(-1, k)
+        ends = np.array([e.end for e in edges], float).reshape(-1, k)
+        return starts, ends - starts, edges
+
+    def contacts_at(self, point: np.ndarray, tolerance: float) -> tuple[RegionEdge, ...]:
+        """The contact edges of this region that pass within ``tolerance`` of ``point``."""
+        starts, directions, edges = self._contact_segments
+        if not edges:
+            return ()
+        offsets = point - starts
+        length2 = np.einsum("ij,ij->i", directions, directions)
+        along = np.clip(np.einsum("ij,ij->i", offsets, directions) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+        gaps = np.linalg.norm(offsets - along[:, None] * directions, axis=1)
+        return tuple(edge for edge, gap in zip(edges, gaps) if gap <= tolerance)
+
     def __repr__(self) -> str:
         return f"Region({self.name!r}, dimension={self.dimension}, rows={len(self.bounds)})"
 
@@ -131,14 +152,14 @@ class PairSpace:
         hits = sorted(self._index.intersection(padded))
         return [i for i in hits if self.regions[i].contains(point, tolerance)]
 
-    def contacts_at(self, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
-        """Contacts holding at ``point``: the contact edges of its regions that pass through it."""
-        found = set()
-        for i in self.regions_at(point, tolerance):
-            for edge in self.regions[i].edges:
-                if edge.contacts and _on_segment(point, edge.start, edge.end, tolerance):
-                    found.update(edge.contacts)
-        return frozenset(found)
+    def contacts_in(self, index: int, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
+        """Contacts holding at ``point`` of region ``index``: its contact edges through the point.
+
+        A point of a region that touches blocked space lies on one of the region's own
+        contact edges (the region is closed and holds no blocked point), so one region
+        is enough.
+        """
+        return frozenset(c for edge in self.regions[index].contacts_at(point, tolerance) for c in edge.contacts)
 
     def __repr__(self) -> str:
         return (f"PairSpace({self.name!r}, coordinates={self.coordinates!r}, "
@@ -371,14 +392,3 @@ def _lerp(p, q, t):
 
 def _float(p, quantum: float) -> tuple[float, float]:
     return (float(p[0]) * quantum, float(p[1]) * quantum)
-
-
-def _on_segment(point: np.ndarray, start, end, tolerance: float) -> bool:
-    a = np.asarray(start, float)
-    b = np.asarray(end, float)
-    d = b - a
-    length2 = float(d @ d)
-    if length2 == 0:
-        return float(np.linalg.norm(point - a)) <= tolerance
-    t = min(max(float((point - a) @ d) / length2, 0.0), 1.0)
-    return float(np.linalg.norm(point - (a + t * d))) <= tolerance

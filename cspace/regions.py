@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .analysis import Analysis
-from .constraints import ConstraintManager
+from .constraints import ConstraintManager, implied_bounds
 from .errors import TraceError
 from .tolerance import NOISE
 
@@ -55,10 +55,18 @@ class MechanismRegion:
     kinds: tuple[str, ...]
     tolerances: np.ndarray
     stops: tuple[Stop | None, ...]
+    owners: np.ndarray  # the constraining pair each row comes from, -1 for limits and linkages
 
     def tight(self, q: np.ndarray) -> np.ndarray:
         """Mask of the rows holding with equality at ``q``."""
         return self.h - self.G @ q <= self.tolerances
+
+    def tight_except(self, q: np.ndarray, ignored: np.ndarray) -> np.ndarray:
+        """Tight rows, leaving out those of the pairs flagged in ``ignored`` (one flag per pair)."""
+        tight = self.h - self.G @ q <= self.tolerances
+        if ignored.any():
+            tight &= ~ignored[self.owners]  # owner -1 (limits) reads the flag past the last pair: False
+        return tight
 
     def constraints(self, manager: ConstraintManager, names: list[str]) -> list[str]:
         """The region's irredundant constraints as text, like the paper's equation (1).
@@ -99,20 +107,54 @@ def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str) -
     return f"{text} {relation} {'0' if value == '-0' else value}"
 
 
+@dataclass(frozen=True)
+class Choices:
+    """Per constraining pair: the regions whose closure holds a configuration, and whether
+    the pair touches there (only touching pairs constrain the motion; the others'
+    regions all meet around the configuration and are settled after the motion).
+    """
+
+    regions: tuple[tuple[int, ...], ...]
+    touching: tuple[bool, ...]
+    points: tuple[np.ndarray, ...]
+
+    def keys(self) -> list[tuple[int, ...]]:
+        """Potential regions to try: every combination over the touching pairs."""
+        options = [found if touch else found[:1] for found, touch in zip(self.regions, self.touching)]
+        count = math.prod(len(o) for o in options)
+        if count > MAX_CANDIDATES:
+            raise TraceError(f"{count} potential regions meet at one configuration; the mechanism is too "
+                             "degenerate here to choose among them")
+        return list(itertools.product(*options))
+
+    @property
+    def loose(self) -> np.ndarray:
+        """Flags, one per pair plus a last False for limit rows: the pairs that touch nothing here."""
+        return np.array([not touch for touch in self.touching] + [False])
+
+    def among(self, active: set[int]) -> Choices:
+        """The same choices with every pair outside ``active`` counted as touching nothing."""
+        touching = tuple(touch and p in active for p, touch in enumerate(self.touching))
+        return Choices(self.regions, touching, self.points)
+
+
 @dataclass
 class RegionStats:
-    """Regions explored (built) and found nonempty, by key, for Table 2."""
+    """Regions explored (built), by key, for Table 2.
+
+    Every region is built around a configuration its closure holds, so every explored
+    region is nonempty: the paper's separate count comes from its earlier program,
+    which built potential regions blindly.
+    """
 
     explored: set = field(default_factory=set)
-    nonempty: set = field(default_factory=set)
 
 
 class RegionDiagram:
     """The mechanism's region diagram, built only where the path goes."""
 
-    def __init__(self, analysis: Analysis, manager: ConstraintManager) -> None:
+    def __init__(self, analysis: Analysis) -> None:
         self.analysis = analysis
-        self.manager = manager
         self.mechanism = analysis.mechanism
         self.pairs = analysis.constraining_pairs
         self.stats = RegionStats()
@@ -122,11 +164,14 @@ class RegionDiagram:
         self._columns = [np.array([index[c] for c in pair.coordinates]) for pair in self.pairs]
         self._pair_rows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._fixed: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
-        self._linkage_ranges: dict[tuple[int, ...], list] = {}
+        self._regions: dict[tuple[int, ...], MechanismRegion] = {}
+        self._last: dict[int, tuple[np.ndarray, tuple[int, ...], bool]] = {}
+        self._last_choices: tuple[np.ndarray, Choices] | None = None
         self._angle = np.array([c.is_angle for c in self.mechanism.coordinates])
         self._n = n
         self._length_tol = tol.length
         self._angle_tol = tol.angle
+        self._velocity_tol = tol.velocity
         self._limit_rows, self._limit_h, self._limit_stops = self._limits()
 
     @property
@@ -134,45 +179,126 @@ class RegionDiagram:
         """Number of potential regions: the product of the pairwise region counts."""
         return math.prod(len(pair.regions) for pair in self.pairs)
 
-    def keys_at(self, q: np.ndarray) -> list[tuple[int, ...]]:
-        """Keys of every potential region whose closure holds ``q``."""
-        choices = []
-        for pair, columns in zip(self.pairs, self._columns):
-            choices.append(pair.regions_at(pair.point(q[columns]), self._length_tol))
-        count = math.prod(len(c) for c in choices)
-        if count == 0:
-            missing = next(p.name for p, c in zip(self.pairs, choices) if not c)
-            raise TraceError(f"the path left the free space of pair {missing} (parts overlap)")
-        if count > MAX_CANDIDATES:
-            raise TraceError(f"{count} potential regions meet at one configuration; the mechanism is too "
-                             "degenerate here to choose among them")
-        return list(itertools.product(*choices))
+    def choices(self, q: np.ndarray) -> Choices:
+        """The pairwise regions whose closure holds ``q``, and which pairs touch there.
 
-    def region(self, key: tuple[int, ...], q: np.ndarray) -> MechanismRegion:
-        """The mechanism region for ``key``, with linkage bounds around ``q``."""
+        A pair whose point has not moved since the last call is not looked up again.
+        """
+        if self._last_choices is not None and np.array_equal(self._last_choices[0], q):
+            return self._last_choices[1]
+        regions, touching, points = [], [], []
+        for p, (pair, columns) in enumerate(zip(self.pairs, self._columns)):
+            point = pair.point(q[columns])
+            cached = self._last.get(p)
+            if cached is not None and np.array_equal(cached[0], point):
+                found, touch = cached[1], cached[2]
+            else:
+                found = tuple(pair.regions_at(point, self._length_tol))
+                if not found:
+                    raise TraceError(f"the path left the free space of pair {pair.name} (parts overlap)")
+                touch = any(pair.regions[i].contacts_at(point, self._length_tol) for i in found)
+                self._last[p] = (point, found, touch)
+            regions.append(found)
+            touching.append(touch)
+            points.append(point)
+        choices = Choices(tuple(regions), tuple(touching), tuple(points))
+        self._last_choices = (q.copy(), choices)
+        return choices
+
+    def touching_rows(self, choices: Choices, q: np.ndarray) -> np.ndarray:
+        """Tight rows (over all coordinates) of every candidate region of every touching pair."""
+        rows = [np.zeros((0, self._n))]
+        for p, (found, touch) in enumerate(zip(choices.regions, choices.touching)):
+            if touch:
+                for i in found:
+                    G, h = self._pair_region_rows(p, i)
+                    rows.append(G[h - G @ q <= self._length_tol])
+        return np.vstack(rows)
+
+    def pairs_among(self, coordinates: set[int]) -> set[int]:
+        """Constraining pairs with at least one coordinate in ``coordinates``."""
+        return {p for p, columns in enumerate(self._columns) if coordinates.intersection(columns.tolist())}
+
+    def settle(self, choices: Choices, key: tuple[int, ...], velocity: np.ndarray) -> tuple[int, ...]:
+        """For pairs that touch nothing, the region the velocity moves into (others as chosen).
+
+        Around a configuration where a pair touches nothing, its regions together
+        cover every direction, so some region holding the configuration also holds the
+        motion: the first whose tight rows the velocity keeps.
+        """
+        settled = list(key)
+        for p, (pair, columns) in enumerate(zip(self.pairs, self._columns)):
+            if choices.touching[p] or len(choices.regions[p]) == 1:
+                continue
+            rate = pair.matrix @ velocity[columns]
+            for i in choices.regions[p]:
+                region = pair.regions[i]
+                tight = region.bounds - region.rows @ choices.points[p] <= self._length_tol
+                if np.all(region.rows[tight] @ rate <= self._velocity_tol):
+                    settled[p] = i
+                    break
+        return tuple(settled)
+
+    def region(self, key: tuple[int, ...]) -> MechanismRegion:
+        """The mechanism region for ``key``: its pairwise rows and the coordinate limits.
+
+        The linkage constraints of section 4.2.1 are implied by these rows and the
+        linkages themselves, so they never mark an exit the tracer would not find on
+        these rows anyway; :meth:`reported` adds them for the region's description.
+        """
         self.stats.explored.add(key)
-        G, h = self._fixed_rows(key)
-        rows, bounds, kinds, tols, stops = [G, self._limit_rows], [h, self._limit_h], [], [], []
-        kinds += ["pair"] * len(h) + ["limit"] * len(self._limit_h)
-        tols += [self._length_tol] * len(h) + [self._tolerance(np.argmax(np.abs(r))) for r in self._limit_rows]
-        stops += [None] * len(h) + list(self._limit_stops)
-        for linkage_rows, linkage_h in self._linkage_constraints(key, q):
-            rows.append(linkage_rows)
-            bounds.append(linkage_h)
-            kinds += ["linkage"] * len(linkage_h)
-            tols += [self._tolerance(np.argmax(np.abs(r))) for r in linkage_rows]
-            stops += [None] * len(linkage_h)
-        region = MechanismRegion(key, np.vstack(rows), np.concatenate(bounds), tuple(kinds),
-                                 np.array(tols), tuple(stops))
-        if key not in self.stats.nonempty and self.manager.feasible(region.G, region.h):
-            self.stats.nonempty.add(key)
-        return region
+        if key not in self._regions:
+            G, h = self._fixed_rows(key)
+            pair_rows = len(h)
+            G = np.vstack([G, self._limit_rows])
+            h = np.concatenate([h, self._limit_h])
+            tolerances = [self._length_tol] * pair_rows
+            tolerances += [self._tolerance(int(np.argmax(np.abs(r)))) for r in self._limit_rows]
+            owners = np.concatenate([np.full(len(self.pairs[p].regions[i].bounds), p) for p, i in enumerate(key)]
+                                    + [np.full(len(self._limit_h), -1)]).astype(int)
+            self._regions[key] = MechanismRegion(
+                key, G, h, ("pair",) * pair_rows + ("limit",) * len(self._limit_h), np.array(tolerances),
+                (None,) * pair_rows + self._limit_stops, owners)
+        return self._regions[key]
 
-    def contacts(self, q: np.ndarray) -> frozenset:
-        """Every contact (and stop) holding at ``q``."""
+    def reported(self, key: tuple[int, ...], q: np.ndarray) -> MechanismRegion:
+        """The region for ``key`` with the linkage constraints, as the paper composes it.
+
+        Each linkage's output is bounded by what the other rows imply (interval
+        propagation) and by the image of its input's range; its input by the widest
+        interval around its value in ``q`` whose image stays within those bounds.
+        """
+        region = self.region(key)
+        lower, upper = implied_bounds(region.G, region.h) if len(region.h) else (
+            np.full(self._n, -math.inf), np.full(self._n, math.inf))
+        rows, bounds = [], []
+        for table in self.analysis.linkage_tables.values():
+            i = self.mechanism.coordinate_index[table.linkage.input]
+            o = self.mechanism.coordinate_index[table.linkage.output]
+            image = table.image(lower[i], upper[i])
+            out_lo, out_hi = max(lower[o], image[0]), min(upper[o], image[1])
+            in_lo, in_hi = table.preimage(q[i], out_lo, out_hi)
+            for j, lo, hi in ((o, out_lo, out_hi), (i, max(in_lo, lower[i]), min(in_hi, upper[i]))):
+                for sign, value in ((-1.0, lo), (1.0, hi)):
+                    if math.isfinite(value):
+                        row = np.zeros(self._n)
+                        row[j] = sign
+                        rows.append(row)
+                        bounds.append(sign * value)
+        if not rows:
+            return region
+        extra = len(rows)
+        return MechanismRegion(key, np.vstack([region.G] + rows), np.concatenate([region.h, bounds]),
+                               region.kinds + ("linkage",) * extra,
+                               np.concatenate([region.tolerances,
+                                               [self._tolerance(int(np.argmax(np.abs(r)))) for r in rows]]),
+                               region.stops + (None,) * extra, np.concatenate([region.owners, np.full(extra, -1)]))
+
+    def contacts(self, key: tuple[int, ...], q: np.ndarray) -> frozenset:
+        """Every contact (and stop) holding at ``q``, which lies in the region ``key``."""
         found: set = set()
-        for pair, columns in zip(self.pairs, self._columns):
-            found.update(pair.contacts_at(pair.point(q[columns]), self._length_tol))
+        for pair, columns, i in zip(self.pairs, self._columns, key):
+            found.update(pair.contacts_in(i, pair.point(q[columns]), self._length_tol))
         for row, bound, stop in zip(self._limit_rows, self._limit_h, self._limit_stops):
             if bound - row @ q <= self._tolerance(np.argmax(np.abs(row))):
                 found.add(stop)
@@ -211,44 +337,6 @@ class RegionDiagram:
                 bounds.append(sign * value)
                 stops.append(Stop(c.name, side, value))
         return np.array(rows).reshape(-1, self._n), np.array(bounds, float), tuple(stops)
-
-    def _linkage_constraints(self, key: tuple[int, ...], q: np.ndarray):
-        """Bounds on each linkage's output (forward map) and input (inverse map)."""
-        if not self.analysis.linkage_tables:
-            return []
-        if key not in self._linkage_ranges:
-            G, h = self._fixed_rows(key)
-            G_all = np.vstack([G, self._limit_rows])
-            h_all = np.concatenate([h, self._limit_h])
-            ranges = []
-            for table in self.analysis.linkage_tables.values():
-                i = self.mechanism.coordinate_index[table.linkage.input]
-                o = self.mechanism.coordinate_index[table.linkage.output]
-                x_range = self._bounds(G_all, h_all, i)
-                y_range = self._bounds(G_all, h_all, o)
-                ranges.append((table, i, o, x_range, y_range))
-            self._linkage_ranges[key] = ranges
-        out = []
-        for table, i, o, (xl, xu), (yl, yu) in self._linkage_ranges[key]:
-            fl, fu = table.image(xl, xu)
-            yl, yu = max(yl, fl), min(yu, fu)
-            al, au = table.preimage(q[i], yl, yu)
-            al, au = max(al, xl), min(au, xu)
-            rows, bounds = [], []
-            for j, lo, hi in ((o, yl, yu), (i, al, au)):
-                for sign, value in ((-1.0, lo), (1.0, hi)):
-                    if math.isfinite(value):
-                        row = np.zeros(self._n)
-                        row[j] = sign
-                        rows.append(row)
-                        bounds.append(sign * value)
-            out.append((np.array(rows).reshape(-1, self._n), np.array(bounds, float)))
-        return out
-
-    def _bounds(self, G: np.ndarray, h: np.ndarray, j: int) -> tuple[float, float]:
-        if not np.any(G[:, j]):
-            return -math.inf, math.inf
-        return self.manager.bounds(G, h, j)
 
     def _tolerance(self, j: int) -> float:
         return self._angle_tol if self._angle[j] else self._length_tol

@@ -18,9 +18,9 @@ name               default                meaning
 ``quantum``        power of ten <=        grid of the exact integer geometry (pyclipper
                    length / 1000          Minkowski sums, exact region arithmetic)
 ``lp``             1e-10                  HiGHS primal/dual feasibility tolerance
-``velocity``       1e-8 (relative)        a coordinate whose speed is below this fraction
-                                          of the driving speed is standing still (kept
-                                          well above ``lp`` so solver noise never moves)
+``velocity``       1e-8 x speed           a coordinate slower than this stands still; speed
+                                          is the fastest input or force (kept well above
+                                          ``lp`` so solver noise never moves anything)
 =================  =====================  ==================================================
 
 ``NOISE`` (1e-9, relative) is not a tolerance of the mechanism but of arithmetic: two
@@ -59,15 +59,18 @@ class Tolerance:
     velocity: float
 
     @classmethod
-    def for_size(cls, size: float, *, length: float = DEFAULT_LENGTH, angle: float = DEFAULT_ANGLE,
-                 arc: float = DEFAULT_ARC, lp: float = DEFAULT_LP,
+    def for_size(cls, size: float, *, speed: float = 1.0, length: float = DEFAULT_LENGTH,
+                 angle: float = DEFAULT_ANGLE, arc: float = DEFAULT_ARC, lp: float = DEFAULT_LP,
                  velocity: float = DEFAULT_VELOCITY) -> Tolerance:
-        """Tolerances for a mechanism of the given size; factors are relative to it."""
+        """Tolerances for a mechanism of the given size whose fastest motion has ``speed``.
+
+        Length factors are relative to the size, the velocity factor to the speed.
+        """
         size = float(size) if size > 0 else 1.0
         absolute_length = length * size
         quantum = 10.0 ** math.floor(math.log10(absolute_length / 1000.0))
         return cls(size=size, length=absolute_length, angle=angle, arc=arc * size,
-                   quantum=quantum, lp=lp, velocity=velocity)
+                   quantum=quantum, lp=lp, velocity=velocity * speed)
 
     @property
     def overlap(self) -> float:

@@ -23,7 +23,7 @@ import numpy as np
 
 from .analysis import Analysis
 from .constraints import ConstraintManager
-from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics
+from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics, Velocity
 from .errors import TraceError
 from .regions import RegionDiagram
 from .tolerance import NOISE
@@ -66,13 +66,12 @@ class Tracer:
         self.n = len(mechanism.coordinates)
         index = mechanism.coordinate_index
         self.manager = ConstraintManager(self.tolerance.lp)
-        self.diagram = RegionDiagram(analysis, self.manager)
+        self.diagram = RegionDiagram(analysis)
         links = tuple(LinkageLink(t, index[t.linkage.input], index[t.linkage.output])
                       for t in analysis.linkage_tables.values())
         self.forces = {index[f.coordinate]: f for f in mechanism.forces}
-        speeds = [abs(v) for m in mechanism.inputs for _, v in m.velocities] + [f.speed for f in mechanism.forces]
         self.dynamics = SimpleDynamics(self.n, links, {j: (f.direction, f.speed) for j, f in self.forces.items()},
-                                       self.manager, max(speeds, default=1.0), self.tolerance.velocity)
+                                       self.manager, mechanism.speed, self.tolerance.velocity)
         self.is_angle = np.array([c.is_angle for c in mechanism.coordinates])
         self.region_names: dict[tuple[int, ...], dict[str, str]] = {}
 
@@ -114,7 +113,7 @@ class Tracer:
             pairwise_regions=sum(len(p.regions) for p in self.diagram.pairs),
             potential_regions=self.diagram.potential,
             explored_regions=len(self.diagram.stats.explored),
-            nonempty_regions=len(self.diagram.stats.nonempty),
+            nonempty_regions=len(self.diagram.stats.explored),  # see RegionStats
             traversed_regions=len({p.key for p in pieces}),
             lp_solves=self.manager.solves, pieces=len(pieces), seconds=time.perf_counter() - start)
         return Trace(self.analysis, pieces, end, stats, self.region_names)
@@ -126,17 +125,44 @@ class Tracer:
 
     def step(self, q: np.ndarray, phase: str, fixed: dict[int, float], motion: int, now: float,
              param: float, origin: float, limit: float) -> Piece | None:
-        """One piece of path from ``q``, or None if nothing can move."""
-        best: Mode | None = None
-        for key in self.diagram.keys_at(q):
-            region = self.diagram.region(key, q)
-            mode = self.dynamics.solve(region, q, phase, fixed)
-            if mode is not None and (best is None or mode.objective < best.objective - self.dynamics.eps):
-                best = mode
+        """One piece of path from ``q``, or None if nothing can move.
+
+        Only pairs among parts that can move in this step constrain it: what the input
+        drives (input step) or the forces not surely stuck (external step), and what
+        tight contacts and linkages connect to them. Every combination of the regions
+        those pairs may be in is tried; the best velocity program wins.
+        """
+        choices = self.diagram.choices(q)
+        dynamics = self.dynamics
+        if phase == EXTERNAL:
+            frozen = dynamics.frozen(fixed)
+            start: set[int] = set()
+            for key in choices.keys():
+                region = self.diagram.region(key)
+                rows = region.G[region.tight_except(q, choices.loose)]
+                start |= set(dynamics.forces) - dynamics.stuck_forces(rows, frozen)
+            if not start:
+                return None
+        else:
+            start = {j for j, rate in fixed.items() if rate != 0}
+        movable = dynamics.reach(self.diagram.touching_rows(choices, q), start)
+        choices = choices.among(self.diagram.pairs_among(movable))
+        still = set(range(self.n)) - movable
+        best: Velocity | None = None
+        best_key: tuple[int, ...] = ()
+        for key in choices.keys():
+            region = self.diagram.region(key)
+            found = dynamics.determined(region, q, fixed, movable, choices.loose)
+            if found is False:
+                found = dynamics.velocity(region, q, phase, fixed, choices.loose, still)
+            if found is not None and (best is None or found.objective < best.objective - dynamics.eps):
+                best, best_key = found, key
         if best is None:
             return None
-        if phase == EXTERNAL and self.dynamics.progress(best) <= self.dynamics.eps:
+        if phase == EXTERNAL and best.progress <= self.dynamics.eps:
             return None
+        region = self.diagram.region(self.diagram.settle(choices, best_key, best.v))
+        best = self.dynamics.mode(region, q, phase, fixed, best)
         followed = self.follow(best, q, param, limit)
         if len(followed.params) < 2:
             # The program found a motion its own mode cannot follow: never loop on it.
@@ -151,11 +177,106 @@ class Tracer:
         sampling = self._sampling(phase, motion, roots)
         return Piece(phase, motion, best.region.key, params, configs,
                      now, origin if phase == INPUT else 0.0, sampling, roots, lines,
-                     self.diagram.contacts(middle),
+                     self.diagram.contacts(best.region.key, middle),
                      tuple(int(s) for s in np.sign(best.velocity)), followed.end)
 
     def follow(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
-        """Move along the mode from knot to knot until the region exit or another event."""
+        """Move along the mode until the region exit or another event."""
+        if not mode.moving_linkages():
+            return self.follow_straight(mode, q, param, limit)
+        affine = mode.along_one_linkage()
+        if affine is not None:
+            return self.follow_table(mode, q, param, limit, *affine)
+        mode.check(mode.velocity_at(q))
+        return self.follow_cells(mode, q, param, limit)
+
+    def follow_straight(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
+        """No linkage moves: the velocity is constant up to the region's exit (a ratio test)."""
+        region, v, eps = mode.region, mode.velocity, self.dynamics.eps
+        rate = region.G @ v
+        slack = np.maximum(region.h - region.G @ q, 0.0)
+        moving_in = rate > eps
+        dt, event = limit - param, "time allotment used"
+        if np.any(moving_in):
+            ratios = slack[moving_in] / rate[moving_in]
+            if ratios.min() < dt:
+                dt, event = float(ratios.min()), "region exit"
+        if not np.isfinite(dt):
+            names = [c.name for c, r in zip(self.mechanism.coordinates, v) if abs(r) > eps]
+            raise TraceError(f"{', '.join(names)} move without end: nothing ever stops this motion "
+                             "(is a support missing?)")
+        if dt <= 0:
+            return _Followed([param], [q.copy()], event)
+        return _Followed([param, param + dt], [q.copy(), q + v * dt], event)
+
+    def follow_table(self, mode: Mode, q: np.ndarray, param: float, limit: float, link: LinkageLink,
+                     v0: np.ndarray, w: np.ndarray) -> _Followed:
+        """Follow a motion carried by one linkage across all its table cells at once.
+
+        With velocity ``v0 + slope * w`` on every cell and the linkage input moving at
+        rate r, the configuration at input x is ``q + ((x - x0) v0 + (f(x) - f(x0)) w) / r``:
+        the region's rows are evaluated at every table node ahead together, and the
+        first row to cross zero, the first cell where a coordinate would reverse, and
+        the time allotment bound the piece.
+        """
+        region, eps = mode.region, self.dynamics.eps
+        table, i = link.table, link.input
+        rate = v0[i]
+        direction = 1 if rate > 0 else -1
+        watched = ~((np.abs(region.G @ v0) <= eps) & (np.abs(region.G @ w) <= eps))  # binding rows stay put
+        expected = mode.signs(mode.velocity)
+        x0, f0 = q[i], table.output(q[i])
+        x_end = x0 + rate * (limit - param) if np.isfinite(limit) else direction * np.inf
+        xs_all, qs_all = [np.array([x0])], [q[None, :]]
+        while True:
+            start_x, start_q = xs_all[-1][-1], qs_all[-1][-1]
+            nodes, outputs = table.ahead(start_x, direction)
+            if not len(nodes):
+                return self._knots(xs_all, qs_all, x0, rate, param, "table cell")
+            xs = np.concatenate([[start_x], nodes])
+            fs = np.concatenate([[table.output(start_x)], outputs])
+            qs = q + np.outer((xs - x0) / rate, v0) + np.outer((fs - f0) / rate, w)
+            # A cell where some coordinate would change direction ends the piece at its start.
+            slopes = np.diff(fs) / np.diff(xs)
+            turned = np.any(mode.signs(v0[None, :] + slopes[:, None] * w[None, :]) != expected, axis=1)
+            stop, event = (int(np.argmax(turned)), "motion changes") if turned.any() else (len(nodes), "")
+            # The first watched row to become violated ends it where that row reaches zero.
+            excess = qs @ region.G[watched].T - region.h[watched]
+            crossing = (excess[1:] > 0) & ~(excess[:-1] > 0)
+            crossing[:, :] &= True
+            hit = crossing.any(axis=1)
+            end_x = None
+            if hit.any() and int(np.argmax(hit)) < stop:
+                cell = int(np.argmax(hit))
+                rows = np.flatnonzero(crossing[cell])
+                before, after = excess[cell, rows], excess[cell + 1, rows]
+                fractions = np.clip(-before / (after - before), 0.0, 1.0)
+                stop, event = cell, "region exit"
+                end_x = xs[cell] + float(np.min(fractions)) * (xs[cell + 1] - xs[cell])
+            if (x_end - xs[min(stop + (end_x is not None), len(nodes))]) * direction <= 0 or (
+                    end_x is not None and (x_end - end_x) * direction <= 0):
+                reach = np.flatnonzero((x_end - xs) * direction > 0)
+                stop, event, end_x = int(reach[-1]), "time allotment used", x_end
+            kept_x, kept_q = xs[1:stop + 1], qs[1:stop + 1]
+            if end_x is not None:
+                f_end = table.output(end_x)
+                q_end = q + (end_x - x0) / rate * v0 + (f_end - f0) / rate * w
+                kept_x = np.concatenate([kept_x, [end_x]])
+                kept_q = np.vstack([kept_q, q_end])
+            xs_all.append(kept_x)
+            qs_all.append(kept_q)
+            if event:
+                return self._knots(xs_all, qs_all, x0, rate, param, event)
+
+    def _knots(self, xs_all, qs_all, x0: float, rate: float, param: float, event: str) -> _Followed:
+        xs = np.concatenate(xs_all)
+        qs = np.vstack(qs_all)
+        keep = np.concatenate([[True], np.diff(xs) != 0])
+        params = param + (xs[keep] - x0) / rate
+        return _Followed(list(params), list(qs[keep]), event)
+
+    def follow_cells(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
+        """Move along the mode cell by cell (several moving linkages, or chained ones)."""
         region = mode.region
         params, configs = [param], [q.copy()]
         eps = self.dynamics.eps
