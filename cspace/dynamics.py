@@ -62,7 +62,7 @@ class Mode:
     def velocity_at(self, q: np.ndarray) -> np.ndarray | None:
         """Velocity on the table cells at ``q``, or None if the mode no longer holds."""
         slopes = [link.table.slope(q[link.input], d) for link, d in zip(self.linkages, self.directions)]
-        v = self._solve(slopes)
+        v, _ = self._solve(slopes)
         if v is None or np.any(self.signs(v) != self.signs(self.velocity)):
             return None
         return v
@@ -94,21 +94,34 @@ class Mode:
         if len(moving) != 1:
             return None
         k = moving[0]
-        flat = [0.0] * len(self.linkages)
-        tilted = list(flat)
-        tilted[k] = 1.0
-        v0, v1 = self._solve(flat), self._solve(tilted)
-        if v0 is None or v1 is None:
-            return None
-        w = v1 - v0
         link = self.linkages[k]
+        slope = link.table.slope(self.anchor[link.input], self.directions[k])
+        slopes = [0.0] * len(self.linkages)
+        slopes[k] = slope + 1.0
+        tilted, unique = self._solve(slopes)
+        if tilted is None:
+            return None
+        if unique:
+            # A square nonsingular system: its solution at the current slope is the
+            # program's velocity, so one more solve gives the change per unit slope.
+            w = tilted - self.velocity
+            v0 = self.velocity - slope * w
+        else:
+            slopes[k] = slope
+            at_slope, _ = self._solve(slopes)
+            if at_slope is None:
+                return None
+            v0, w = at_slope - slope * (tilted - at_slope), tilted - at_slope
+            self.check(at_slope)
         if abs(w[link.input]) > self.eps:
             return None
-        self.check(v0 + link.table.slope(self.anchor[link.input], self.directions[k]) * w)
         return link, v0, w
 
-    def _solve(self, slopes: list[float]) -> np.ndarray | None:
-        """Velocity with the given linkage slopes: prescribed rates, still coordinates, binding rows."""
+    def _solve(self, slopes: list[float]) -> tuple[np.ndarray | None, bool]:
+        """Velocity with the given linkage slopes: prescribed rates, still coordinates, binding rows.
+
+        Also says whether the system was square and nonsingular (the velocity unique).
+        """
         n = len(self.velocity)
         rows, rhs = [], []
         for j in sorted(self.still | set(self.rates)):
@@ -126,13 +139,18 @@ class Mode:
             rows.append(self.region.G[r])
             rhs.append(0.0)
         A, b = np.array(rows), np.array(rhs)
-        v = np.linalg.lstsq(A, b, rcond=None)[0]
+        unique = A.shape[0] == A.shape[1]
+        try:
+            v = np.linalg.solve(A, b) if unique else np.linalg.lstsq(A, b, rcond=None)[0]
+        except np.linalg.LinAlgError:
+            unique = False
+            v = np.linalg.lstsq(A, b, rcond=None)[0]
         if np.max(np.abs(A @ v - b), initial=0.0) > self.eps:
-            return None
+            return None, False
         v[list(self.still)] = 0.0
         for j, rate in self.rates.items():
             v[j] = rate
-        return v
+        return v, unique
 
     def transmissions(self, q: np.ndarray) -> list[tuple[int, int]]:
         """(pusher, pushed) coordinate pairs across contacts that stay tight while moving.
@@ -246,11 +264,14 @@ class SimpleDynamics:
                    ignore: np.ndarray) -> Velocity | None | bool:
         """The velocity without a program, when it is clear what it must be.
 
-        Prescribed rates and linkages fix some coordinates; if every other movable one
-        is unforced and the tight rows allow it to stand still, standing still is what
-        the program would choose (it moves unforced coordinates as little as it must).
-        Returns that velocity; None when prescribed rates and linkages alone fix
-        everything and the tight rows forbid it; False when a program must decide.
+        Prescribed rates and linkages fix some coordinates; every other movable one is
+        unforced here, so the program would move each as little as it must. Start them
+        at rest; while a tight row is violated and exactly one of them can relieve it,
+        move that one just enough (a push passed along a chain of contacts). Each such
+        move is forced, so the result is the program's optimum. Returns it; None when
+        no motion can (a violated row nothing relieves, or a coordinate forced both
+        ways); False when a program must decide (a row two coordinates could relieve,
+        a force-loaded coordinate that could move).
         """
         v = np.zeros(self.n)
         known = set(fixed)
@@ -267,10 +288,27 @@ class SimpleDynamics:
         free = movable - known
         if any(j in self.forces for j in free):
             return False
-        tight = region.tight_except(q, ignore)
-        if np.any(region.G[tight] @ v > self.eps):
-            return False if free else None
-        return Velocity(0.0, v, tuple(directions), self.progress(v))
+        rows = region.G[region.tight_except(q, ignore)]
+        moved: dict[int, float] = {}
+        for _ in range(2 * len(rows) + 1):
+            excess = rows @ v
+            violated = np.flatnonzero(excess > self.eps)
+            if not len(violated):
+                objective = UNFORCED_WEIGHT * sum(abs(v[j]) for j in moved)
+                return Velocity(objective, v, tuple(directions), self.progress(v))
+            r = int(violated[0])
+            relievers = [j for j in free if rows[r, j] != 0]
+            if not relievers:
+                return None
+            if len(relievers) > 1:
+                return False
+            j = relievers[0]
+            change = -excess[r] / rows[r, j]
+            if j in moved and np.sign(change) != np.sign(moved[j]):
+                return None  # every relief so far was forced: no motion satisfies the contacts
+            moved[j] = change
+            v[j] += change
+        return False
 
     def frozen(self, fixed: dict[int, float]) -> set[int]:
         """Coordinates held still: zero prescribed rates, and linkage outputs of held inputs."""
@@ -296,47 +334,48 @@ class SimpleDynamics:
 
     def _program(self, region: MechanismRegion, tight: np.ndarray, q: np.ndarray, phase: str,
                  fixed: dict[int, float], directions: tuple[int, ...]) -> Velocity | None:
-        """The velocity program over the free coordinates and |v| of the unforced ones.
+        """The velocity program over the free coordinates.
 
         Coordinates with known velocity (prescribed or held) are substituted, which
-        keeps the program as small as the motion's real freedom.
+        keeps the program as small as the motion's real freedom. A forced coordinate is
+        one column; an unforced one is split into forward and backward parts
+        ``v = p - m`` (p, m >= 0) so that minimizing p + m minimizes |v|.
         """
         n = self.n
         known = np.zeros(n)
         for j, value in fixed.items():
             known[j] = value
-        free = np.array([j for j in range(n) if j not in fixed], dtype=int)
-        weighted = np.array([j for j in free if j not in self.forces], dtype=int)
-        f, k = len(free), len(weighted)
-        column = {j: c for c, j in enumerate(free)}
-        cost = np.zeros(f + k)
-        lower = np.concatenate([np.full(f, -self.limit), np.zeros(k)])
-        upper = np.concatenate([np.full(f, self.limit), np.full(k, np.inf)])
-        for j, (direction, speed) in self.forces.items():
-            if j in column:
-                cost[column[j]] = -direction
-                cap = speed if phase == EXTERNAL else self.limit
-                if direction > 0:
-                    upper[column[j]] = cap
-                else:
-                    lower[column[j]] = -cap
-        cost[f:] = UNFORCED_WEIGHT
+        free = [j for j in range(n) if j not in fixed]
+        if not free:
+            return Velocity(0.0, known, directions, self.progress(known))
+        forced = [j for j in free if j in self.forces]
+        unforced = [j for j in free if j not in self.forces]
+        # Column c of the program adds ``spread[:, c]`` to the free coordinates' velocities.
+        columns = forced + unforced + unforced
+        spread = np.zeros((n, len(columns)))
+        spread[columns[:len(forced) + len(unforced)], np.arange(len(forced) + len(unforced))] = 1.0
+        spread[unforced, np.arange(len(forced) + len(unforced), len(columns))] = -1.0
+        cost = np.full(len(columns), UNFORCED_WEIGHT)
+        lower = np.zeros(len(columns))
+        upper = np.full(len(columns), self.limit)
+        for c, j in enumerate(forced):
+            direction, speed = self.forces[j]
+            cost[c] = -direction
+            cap = speed if phase == EXTERNAL else self.limit
+            lower[c], upper[c] = (-self.limit, cap) if direction > 0 else (-cap, self.limit)
         G = region.G[tight]
+        rows = G @ spread
         rhs = -(G @ known)
-        touches = np.any(G[:, free] != 0, axis=1) if f else np.zeros(len(G), bool)
+        touches = np.any(rows != 0, axis=1)
         if np.any(rhs[~touches] < -self.eps):
             return None  # a tight row the known velocities alone violate
-        blocks = [np.hstack([G[touches][:, free], np.zeros((int(touches.sum()), k))])]
-        row_lo, row_hi = [np.full(int(touches.sum()), -np.inf)], [rhs[touches]]
+        blocks, row_lo, row_hi = [rows[touches]], [np.full(int(touches.sum()), -np.inf)], [rhs[touches]]
         for link, direction in zip(self.linkages, directions):
-            slope = link.table.slope(q[link.input], direction)
-            row = np.zeros(f + k)
-            value = 0.0
-            for j, weight in ((link.output, 1.0), (link.input, -slope)):
-                if j in column:
-                    row[column[j]] = weight
-                else:
-                    value -= weight * known[j]
+            relation = np.zeros(n)
+            relation[link.output] = 1.0
+            relation[link.input] -= link.table.slope(q[link.input], direction)
+            row = relation @ spread
+            value = -(relation @ known)
             if not row.any():
                 if abs(value) > self.eps:
                     return None
@@ -344,30 +383,15 @@ class SimpleDynamics:
             blocks.append(row[None, :])
             row_lo.append([value])
             row_hi.append([value])
-            if link.input in column:
-                sign = np.zeros((1, f + k))
-                sign[0, column[link.input]] = direction
-                blocks.append(sign)
+            if link.input not in fixed:
+                blocks.append(direction * spread[link.input][None, :])
                 row_lo.append([0.0])
                 row_hi.append([np.inf])
-        # |v_j| <= a_j as v_j - a_j <= 0 and -v_j - a_j <= 0.
-        absolute = np.zeros((2 * k, f + k))
-        positions = np.array([column[j] for j in weighted], dtype=int)
-        absolute[np.arange(k), positions] = 1.0
-        absolute[np.arange(k, 2 * k), positions] = -1.0
-        absolute[np.arange(2 * k), f + np.concatenate([np.arange(k), np.arange(k)])] = -1.0
-        blocks.append(absolute)
-        row_lo.append(np.full(2 * k, -np.inf))
-        row_hi.append(np.zeros(2 * k))
-        if f == 0:
-            v = known
-            return Velocity(0.0, v, directions, self.progress(v))
         result = self.manager.solve(cost, np.vstack(blocks), np.concatenate(row_lo), np.concatenate(row_hi),
                                     lower, upper)
         if not result.ok:
             return None
-        v = known.copy()
-        v[free] = result.x[:f]
+        v = known + spread @ result.x
         return Velocity(result.objective, v, directions, self.progress(v))
 
     def _mode(self, region, tight, q, phase, fixed, v, directions) -> Mode:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 
 class Draw(Protocol):
@@ -60,7 +61,8 @@ def hostile_inputs() -> dict[str, tuple[bytes, str]]:
             '[[parts.slices]]\nz = [0, 1]\nprofiles = [{{ rect = [{i}, 0, {j}, 1] }}]\n')
     many_parts = "".join(part.format(i=i, j=i + 1) for i in range(10_000))
     points = ", ".join(f"[{k}, {k % 2}]" for k in range(50_000)) + ", [50000, -5], [0, -5], [0, 0]"
-    saw = f'[[parts]]\nname = "saw"\nmotion = "fixed"\n[[parts.slices]]\nz = [0, 1]\nprofiles = [{{ path = [{points}] }}]\n'
+    saw = ('[[parts]]\nname = "saw"\nmotion = "fixed"\n[[parts.slices]]\nz = [0, 1]\n'
+           f"profiles = [{{ path = [{points}] }}]\n")
     return {
         "a 100 MB file": (b"# padding\n" * (10 * 1024 * 1024), "file is 104.9 MB; mechanism files are limited to 4 MB"),
         "10,000 parts": (many_parts.encode(), "10000 parts; at most 500 are supported"),
@@ -91,7 +93,7 @@ def stack(draw: Draw) -> str:
     piston_x = x0 + width + draw.number(0.0, 1.0) - piston_length
     lines += _part("piston", [("xp", (1, 0), piston_x)], f"{{ rect = [0, 0, {piston_length}, {piston_height}] }}")
     y = piston_height
-    for i, (w, h, profile) in enumerate(shapes):
+    for i, (_, h, profile) in enumerate(shapes):
         y += draw.number(0.0, 1.0) if draw.choice(("touching", "gap")) == "gap" else 0.0
         lines += _part(f"block{i + 1}", [(f"x{i + 1}", (1, 0), x0), (f"y{i + 1}", (0, 1), round(y, 3))], profile)
         lines += _gravity(f"y{i + 1}")

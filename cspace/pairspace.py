@@ -81,24 +81,19 @@ class Region:
         return bool(np.all(self.rows @ point <= self.bounds + tolerance))
 
     @cached_property
-    def _contact_segments(self) -> tuple[np.ndarray, np.ndarray, tuple[RegionEdge, ...]]:
-        """Start points, directions and edges of the contact edges, for vectorized tests."""
-        edges = tuple(e for e in self.edges if e.contacts)
-        k = self.rows.shape[1]
-        starts = np.array([e.start for e in edges], float).reshape(-1, k)
-        ends = np.array([e.end for e in edges], float).reshape(-1, k)
-        return starts, ends - starts, edges
+    def _contact_edges(self) -> tuple[RegionEdge, ...]:
+        return tuple(e for e in self.edges if e.contacts)
 
     def contacts_at(self, point: np.ndarray, tolerance: float) -> tuple[RegionEdge, ...]:
-        """The contact edges of this region that pass within ``tolerance`` of ``point``."""
-        starts, directions, edges = self._contact_segments
-        if not edges:
+        """The contact edges of this region that pass within ``tolerance`` of ``point``.
+
+        A few edges per region: a plain loop behind a slack filter beats vectorizing.
+        """
+        if not self._contact_edges:
             return ()
-        offsets = point - starts
-        length2 = np.einsum("ij,ij->i", directions, directions)
-        along = np.clip(np.einsum("ij,ij->i", offsets, directions) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
-        gaps = np.linalg.norm(offsets - along[:, None] * directions, axis=1)
-        return tuple(edge for edge, gap in zip(edges, gaps) if gap <= tolerance)
+        slack = self.bounds - self.rows @ point
+        return tuple(e for e in self._contact_edges if slack[e.row] <= tolerance
+                     and _on_segment(point, e.start, e.end, tolerance))
 
     def __repr__(self) -> str:
         return f"Region({self.name!r}, dimension={self.dimension}, rows={len(self.bounds)})"
@@ -392,3 +387,16 @@ def _lerp(p, q, t):
 
 def _float(p, quantum: float) -> tuple[float, float]:
     return (float(p[0]) * quantum, float(p[1]) * quantum)
+
+
+def _on_segment(point: np.ndarray, start: tuple, end: tuple, tolerance: float) -> bool:
+    """Is ``point`` within ``tolerance`` of the segment (1-D or 2-D)? Plain floats: hot path."""
+    if len(start) == 1:
+        lo, hi = min(start[0], end[0]), max(start[0], end[0])
+        return lo - tolerance <= float(point[0]) <= hi + tolerance
+    px, py = float(point[0]), float(point[1])
+    (ax, ay), (bx, by) = start, end
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else min(max(((px - ax) * dx + (py - ay) * dy) / length2, 0.0), 1.0)
+    return math.hypot(px - ax - t * dx, py - ay - t * dy) <= tolerance

@@ -117,6 +117,11 @@ class Choices:
     regions: tuple[tuple[int, ...], ...]
     touching: tuple[bool, ...]
     points: tuple[np.ndarray, ...]
+    loose: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Flags, one per pair plus a last False for limit rows: the pairs that touch nothing here.
+        object.__setattr__(self, "loose", np.array([not touch for touch in self.touching] + [False]))
 
     def keys(self) -> list[tuple[int, ...]]:
         """Potential regions to try: every combination over the touching pairs."""
@@ -126,11 +131,6 @@ class Choices:
             raise TraceError(f"{count} potential regions meet at one configuration; the mechanism is too "
                              "degenerate here to choose among them")
         return list(itertools.product(*options))
-
-    @property
-    def loose(self) -> np.ndarray:
-        """Flags, one per pair plus a last False for limit rows: the pairs that touch nothing here."""
-        return np.array([not touch for touch in self.touching] + [False])
 
     def among(self, active: set[int]) -> Choices:
         """The same choices with every pair outside ``active`` counted as touching nothing."""
@@ -162,10 +162,18 @@ class RegionDiagram:
         n = len(self.mechanism.coordinates)
         index = self.mechanism.coordinate_index
         self._columns = [np.array([index[c] for c in pair.coordinates]) for pair in self.pairs]
+        # Every pair's point at once: one product, then each pair's slice of it.
+        blocks = []
+        for pair, columns in zip(self.pairs, self._columns):
+            block = np.zeros((pair.dimension, n))
+            block[:, columns] = pair.matrix
+            blocks.append(block)
+        self._points = np.vstack(blocks) if blocks else np.zeros((0, n))
+        self._slices = np.cumsum([0] + [pair.dimension for pair in self.pairs])
         self._pair_rows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._fixed: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._regions: dict[tuple[int, ...], MechanismRegion] = {}
-        self._last: dict[int, tuple[np.ndarray, tuple[int, ...], bool]] = {}
+        self._last: dict[int, tuple[list[float], tuple[int, ...], bool]] = {}
         self._last_choices: tuple[np.ndarray, Choices] | None = None
         self._angle = np.array([c.is_angle for c in self.mechanism.coordinates])
         self._n = n
@@ -187,17 +195,20 @@ class RegionDiagram:
         if self._last_choices is not None and np.array_equal(self._last_choices[0], q):
             return self._last_choices[1]
         regions, touching, points = [], [], []
-        for p, (pair, columns) in enumerate(zip(self.pairs, self._columns)):
-            point = pair.point(q[columns])
+        everything = self._points @ q
+        for p, pair in enumerate(self.pairs):
+            point = everything[self._slices[p]:self._slices[p + 1]]
             cached = self._last.get(p)
-            if cached is not None and np.array_equal(cached[0], point):
+            if cached is not None and (cached[0] == point.tolist() or (
+                    len(cached[1]) == 1 and not cached[2] and _inside(pair.regions[cached[1][0]], point,
+                                                                       self._length_tol))):
                 found, touch = cached[1], cached[2]
             else:
                 found = tuple(pair.regions_at(point, self._length_tol))
                 if not found:
                     raise TraceError(f"the path left the free space of pair {pair.name} (parts overlap)")
                 touch = any(pair.regions[i].contacts_at(point, self._length_tol) for i in found)
-                self._last[p] = (point, found, touch)
+                self._last[p] = (point.tolist(), found, touch)
             regions.append(found)
             touching.append(touch)
             points.append(point)
@@ -295,13 +306,17 @@ class RegionDiagram:
                                region.stops + (None,) * extra, np.concatenate([region.owners, np.full(extra, -1)]))
 
     def contacts(self, key: tuple[int, ...], q: np.ndarray) -> frozenset:
-        """Every contact (and stop) holding at ``q``, which lies in the region ``key``."""
+        """Every contact (and stop) holding at ``q``, which lies in the region ``key``.
+
+        Only a pair with a tight row there can be in contact.
+        """
+        region = self.region(key)
+        tight = region.tight(q)
         found: set = set()
-        for pair, columns, i in zip(self.pairs, self._columns, key):
-            found.update(pair.contacts_in(i, pair.point(q[columns]), self._length_tol))
-        for row, bound, stop in zip(self._limit_rows, self._limit_h, self._limit_stops):
-            if bound - row @ q <= self._tolerance(np.argmax(np.abs(row))):
-                found.add(stop)
+        for p in sorted(set(region.owners[tight].tolist()) - {-1}):
+            pair = self.pairs[p]
+            found.update(pair.contacts_in(key[p], pair.point(q[self._columns[p]]), self._length_tol))
+        found.update(stop for stop, hit in zip(region.stops, tight) if stop is not None and hit)
         return frozenset(found)
 
     def pair_regions(self, key: tuple[int, ...]) -> dict[str, str]:
@@ -341,3 +356,7 @@ class RegionDiagram:
     def _tolerance(self, j: int) -> float:
         return self._angle_tol if self._angle[j] else self._length_tol
 
+
+def _inside(region, point: np.ndarray, tolerance: float) -> bool:
+    """Strictly inside (every row slack by more than the tolerance): no other region holds it."""
+    return bool(np.all(region.bounds - region.rows @ point > tolerance))

@@ -17,6 +17,7 @@ each linkage-table cell, the region exit found by a ratio test on the region's r
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,12 +31,13 @@ from .tolerance import NOISE
 from .trace import DriveLine, Piece, Trace, TraceStats
 
 MAX_PIECES = 20000
+SCAN = 64  # table nodes examined at a time when following a linkage (most pieces end sooner)
 
 
 @dataclass
 class _Followed:
-    params: list[float]
-    configs: list[np.ndarray]
+    params: Sequence[float]
+    configs: Sequence[np.ndarray]
     end: str
 
 
@@ -168,11 +170,11 @@ class Tracer:
             # The program found a motion its own mode cannot follow: never loop on it.
             raise TraceError(f"no progress at t = {now:.6g} ({phase} step): the motion found at this "
                              "configuration stops at once")
-        self.region_names.setdefault(best.region.key, self.diagram.pair_regions(best.region.key))
-        configs = np.array(followed.configs)
-        params = np.array(followed.params)
-        middle = np.array([np.interp(0.5 * (params[0] + params[-1]), params, configs[:, j])
-                           for j in range(self.n)])
+        if best.region.key not in self.region_names:
+            self.region_names[best.region.key] = self.diagram.pair_regions(best.region.key)
+        configs = np.asarray(followed.configs)
+        params = np.asarray(followed.params)
+        middle = _at(params, configs, 0.5 * (params[0] + params[-1]))
         roots, lines = self.drive_lines(best, phase, q)
         sampling = self._sampling(phase, motion, roots)
         return Piece(phase, motion, best.region.key, params, configs,
@@ -211,69 +213,70 @@ class Tracer:
 
     def follow_table(self, mode: Mode, q: np.ndarray, param: float, limit: float, link: LinkageLink,
                      v0: np.ndarray, w: np.ndarray) -> _Followed:
-        """Follow a motion carried by one linkage across all its table cells at once.
+        """Follow a motion carried by one linkage across its table cells, many at a time.
 
         With velocity ``v0 + slope * w`` on every cell and the linkage input moving at
-        rate r, the configuration at input x is ``q + ((x - x0) v0 + (f(x) - f(x0)) w) / r``:
-        the region's rows are evaluated at every table node ahead together, and the
-        first row to cross zero, the first cell where a coordinate would reverse, and
-        the time allotment bound the piece.
+        rate r, the configuration at input x is ``q + ((x - x0) v0 + (f(x) - f(x0)) w) / r``,
+        so every region row is affine in (x, f(x)) and is evaluated at a batch of table
+        nodes at once. The piece ends at the first of: a row reaching its bound, the
+        start of a cell where a coordinate would change direction, the time allotment.
         """
         region, eps = mode.region, self.dynamics.eps
         table, i = link.table, link.input
         rate = v0[i]
         direction = 1 if rate > 0 else -1
-        watched = ~((np.abs(region.G @ v0) <= eps) & (np.abs(region.G @ w) <= eps))  # binding rows stay put
-        expected = mode.signs(mode.velocity)
+        along_x, along_f = region.G @ v0 / rate, region.G @ w / rate
+        watched = np.flatnonzero((np.abs(along_x) > eps) | (np.abs(along_f) > eps))  # binding rows stay put
+        along_x, along_f = along_x[watched], along_f[watched]
+        excess0 = region.G[watched] @ q - region.h[watched]
+        turning = np.flatnonzero(np.abs(w) > eps)  # only these change speed from cell to cell
+        expected = mode.signs(mode.velocity)[turning]
         x0, f0 = q[i], table.output(q[i])
         x_end = x0 + rate * (limit - param) if np.isfinite(limit) else direction * np.inf
-        xs_all, qs_all = [np.array([x0])], [q[None, :]]
+        xs_kept, fs_kept = [np.array([x0])], [np.array([f0])]
         while True:
-            start_x, start_q = xs_all[-1][-1], qs_all[-1][-1]
-            nodes, outputs = table.ahead(start_x, direction)
+            nodes, outputs = table.ahead(xs_kept[-1][-1], direction, SCAN)
             if not len(nodes):
-                return self._knots(xs_all, qs_all, x0, rate, param, "table cell")
-            xs = np.concatenate([[start_x], nodes])
-            fs = np.concatenate([[table.output(start_x)], outputs])
-            qs = q + np.outer((xs - x0) / rate, v0) + np.outer((fs - f0) / rate, w)
-            # A cell where some coordinate would change direction ends the piece at its start.
+                return self._knots(xs_kept, fs_kept, q, v0, w, rate, param, "table cell")
+            xs = np.concatenate([xs_kept[-1][-1:], nodes])
+            fs = np.concatenate([fs_kept[-1][-1:], outputs])
+            events = []
             slopes = np.diff(fs) / np.diff(xs)
-            turned = np.any(mode.signs(v0[None, :] + slopes[:, None] * w[None, :]) != expected, axis=1)
-            stop, event = (int(np.argmax(turned)), "motion changes") if turned.any() else (len(nodes), "")
-            # The first watched row to become violated ends it where that row reaches zero.
-            excess = qs @ region.G[watched].T - region.h[watched]
-            crossing = (excess[1:] > 0) & ~(excess[:-1] > 0)
-            crossing[:, :] &= True
+            speeds = v0[turning] + slopes[:, None] * w[turning]
+            turned = np.any(np.sign(np.where(np.abs(speeds) > eps, speeds, 0.0)) != expected, axis=1)
+            if turned.any():
+                events.append((xs[int(np.argmax(turned))], "motion changes"))
+            excess = excess0 + np.outer(xs - x0, along_x) + np.outer(fs - f0, along_f)
+            crossing = (excess[1:] > 0) & (excess[:-1] <= 0)
             hit = crossing.any(axis=1)
-            end_x = None
-            if hit.any() and int(np.argmax(hit)) < stop:
+            if hit.any():
                 cell = int(np.argmax(hit))
                 rows = np.flatnonzero(crossing[cell])
                 before, after = excess[cell, rows], excess[cell + 1, rows]
-                fractions = np.clip(-before / (after - before), 0.0, 1.0)
-                stop, event = cell, "region exit"
-                end_x = xs[cell] + float(np.min(fractions)) * (xs[cell + 1] - xs[cell])
-            if (x_end - xs[min(stop + (end_x is not None), len(nodes))]) * direction <= 0 or (
-                    end_x is not None and (x_end - end_x) * direction <= 0):
-                reach = np.flatnonzero((x_end - xs) * direction > 0)
-                stop, event, end_x = int(reach[-1]), "time allotment used", x_end
-            kept_x, kept_q = xs[1:stop + 1], qs[1:stop + 1]
-            if end_x is not None:
-                f_end = table.output(end_x)
-                q_end = q + (end_x - x0) / rate * v0 + (f_end - f0) / rate * w
-                kept_x = np.concatenate([kept_x, [end_x]])
-                kept_q = np.vstack([kept_q, q_end])
-            xs_all.append(kept_x)
-            qs_all.append(kept_q)
-            if event:
-                return self._knots(xs_all, qs_all, x0, rate, param, event)
+                fraction = float(np.min(np.clip(-before / (after - before), 0.0, 1.0)))
+                events.append((xs[cell] + fraction * (xs[cell + 1] - xs[cell]), "region exit"))
+            if (x_end - xs[-1]) * direction <= 0:
+                events.append((x_end, "time allotment used"))
+            if not events:
+                xs_kept.append(nodes)
+                fs_kept.append(outputs)
+                continue
+            x_stop, event = min(events, key=lambda e: e[0] * direction)
+            before_stop = (x_stop - nodes) * direction > 0
+            xs_kept += [nodes[before_stop], np.array([x_stop])]
+            fs_kept += [outputs[before_stop], np.array([table.output(x_stop)])]
+            return self._knots(xs_kept, fs_kept, q, v0, w, rate, param, event)
 
-    def _knots(self, xs_all, qs_all, x0: float, rate: float, param: float, event: str) -> _Followed:
-        xs = np.concatenate(xs_all)
-        qs = np.vstack(qs_all)
+    @staticmethod
+    def _knots(xs_kept: list, fs_kept: list, q: np.ndarray, v0: np.ndarray, w: np.ndarray, rate: float,
+               param: float, event: str) -> _Followed:
+        """Knots of a piece followed along a linkage table: parameters and configurations."""
+        xs, fs = np.concatenate(xs_kept), np.concatenate(fs_kept)
         keep = np.concatenate([[True], np.diff(xs) != 0])
-        params = param + (xs[keep] - x0) / rate
-        return _Followed(list(params), list(qs[keep]), event)
+        xs, fs = xs[keep], fs[keep]
+        steps = (xs - xs[0]) / rate
+        configs = q + np.outer(steps, v0) + np.outer((fs - fs[0]) / rate, w)
+        return _Followed(param + steps, configs, event)
 
     def follow_cells(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
         """Move along the mode cell by cell (several moving linkages, or chained ones)."""
@@ -354,3 +357,11 @@ class Tracer:
             return self.mechanism.inputs[motion].sampling
         steps = [self.forces[j].sampling for j in roots if j in self.forces]
         return min(steps) if steps else min(f.sampling for f in self.mechanism.forces)
+
+
+def _at(params: np.ndarray, configs: np.ndarray, value: float) -> np.ndarray:
+    """The configuration at parameter ``value`` on the piecewise-linear path through the knots."""
+    k = min(max(int(np.searchsorted(params, value)), 1), len(params) - 1)
+    span = params[k] - params[k - 1]
+    weight = 0.0 if span == 0 else (value - params[k - 1]) / span
+    return configs[k - 1] + weight * (configs[k] - configs[k - 1])

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from cspace import (Coordinate, Force, GeometryError, InputMotion, Mechanism, Part, Profile, Slice, analyze,
-                    describe, trace)
+from cspace import (
+    Coordinate,
+    Force,
+    GeometryError,
+    InputMotion,
+    Mechanism,
+    Part,
+    Profile,
+    Slice,
+    analyze,
+    describe,
+    trace,
+)
 
 from .common import traced
 
