@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import cache
 from .checks import check_initial_overlaps, check_profiles
 from .errors import ModelError, UnsupportedPairError
 from .linkage import LinkageTable, solve_linkage
@@ -110,6 +111,16 @@ class _PairBuilder:
         self._pieces: dict[tuple[str, int], list[ConvexPiece]] = {}
 
     def build(self, a: Part, b: Part) -> PairSpace:
+        """The pair space of ``a`` and ``b``, from the disk cache when it has it."""
+        digest = cache.key(self.mechanism, a, b)
+        space = cache.load(digest)
+        if space is None:
+            space = self.compute(a, b)
+            cache.store(digest, space)
+        return space
+
+    def compute(self, a: Part, b: Part) -> PairSpace:
+        """The pair space of two translating parts: open Minkowski sums of their pieces, cut."""
         for part, other in ((a, b), (b, a)):
             rotating = [c for c in part.coordinates if self.mechanism.coordinate(c).is_angle]
             if rotating:

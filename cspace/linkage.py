@@ -24,7 +24,6 @@ from .poses import part_transform, rigid
 from .tolerance import NOISE
 
 TWO_PI = 2.0 * math.pi
-DEAD_POINT_CONDITION = 1e9
 MAX_HALVINGS = 12
 
 
@@ -223,23 +222,33 @@ class _JointSystem:
         self.joint = mechanism.tolerance.joint
         self.length = mechanism.tolerance.length
         self.where = f"linkage {linkage.name!r}"
+        self.parts = sorted({p for joint in linkage.joints for p in joint.parts})
+
+    def transforms(self, u: np.ndarray, x: float) -> dict[str, np.ndarray]:
+        """Transform of every part a joint touches, for member poses and output ``u`` and input ``x``."""
+        values = {self.linkage.input: x, self.linkage.output: u[-1]}
+        out = {}
+        for part in self.parts:
+            if part in self.members:
+                i = 3 * self.members[part]
+                out[part] = rigid(u[i + 2], u[i], u[i + 1])
+            else:
+                owner = self.mechanism.part(part)
+                out[part] = part_transform(self.mechanism, owner, values) if owner.motion != FIXED else np.eye(3)
+        return out
 
     def world(self, part: str, point, u: np.ndarray, x: float) -> np.ndarray:
-        if part in self.members:
-            i = 3 * self.members[part]
-            transform = rigid(u[i + 2], u[i], u[i + 1])
-        else:
-            owner = self.mechanism.part(part)
-            values = {self.linkage.input: x, self.linkage.output: u[-1]}
-            transform = part_transform(self.mechanism, owner, values) if owner.motion != FIXED else np.eye(3)
+        """A point of a part in the plane."""
+        transform = self.transforms(u, x)[part]
         return transform[:2, :2] @ np.asarray(point, float) + transform[:2, 2]
 
     def residual(self, u: np.ndarray, x: float) -> np.ndarray:
         out = []
+        placed = self.transforms(u, x)
         for joint in self.linkage.joints:
             a, b = joint.parts
-            pa = self.world(a, joint.points[0], u, x)
-            pb = self.world(b, joint.points[1], u, x)
+            pa = placed[a][:2, :2] @ joint.points[0] + placed[a][:2, 2]
+            pb = placed[b][:2, :2] @ joint.points[1] + placed[b][:2, 2]
             if joint.kind == "pin":
                 out.extend((pa - pb) / self.scale)
             else:
@@ -263,16 +272,6 @@ class _JointSystem:
             if self.mechanism.coordinate(name).is_angle:
                 return x if name == self.linkage.input else u[-1]
         return 0.0
-
-    def jacobian(self, u: np.ndarray, x: float) -> np.ndarray:
-        h = 1e-7
-        base = self.residual(u, x)
-        columns = []
-        for i in range(self.size):
-            step = np.zeros(self.size)
-            step[i] = h * max(1.0, abs(u[i]))
-            columns.append((self.residual(u + step, x) - base) / step[i])
-        return np.column_stack(columns)
 
     def assemble(self, x: float, y_hint: float, tolerance: float) -> np.ndarray:
         """Member poses at input x with the output near its hint, then the exact output."""
@@ -357,9 +356,6 @@ class _JointSystem:
 
     def same_branch(self, u: np.ndarray, solved: np.ndarray, x: float, goal: float) -> bool:
         """Reject corrector jumps to another assembly branch (large moves for a small step)."""
-        condition = np.linalg.cond(self.jacobian(solved, goal))
-        if condition > DEAD_POINT_CONDITION:
-            return False
         jump = np.max(np.abs(solved - u)) / max(abs(goal - x), 1e-300)
         return jump < 1e3 * max(1.0, self.scale)
 
