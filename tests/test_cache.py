@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cspace import analyze, load, trace
 from cspace import analysis as analysis_module
+from cspace import analyze, load, trace
 from cspace.testing import assert_traces_equal
 
 from .common import fixture_path
