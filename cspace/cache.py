@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import tempfile
+from dataclasses import astuple
 from pathlib import Path
 
 import numpy as np
@@ -42,10 +43,14 @@ def folder() -> Path | None:
 
 
 def key(mechanism: Mechanism, a: Part, b: Part) -> str:
-    """Content hash of everything a pair space of ``a`` and ``b`` depends on."""
-    axes = [(c.name, c.part, c.axis, c.pivot) for c in mechanism.coordinates if c.part in (a.name, b.name)]
+    """Content hash of everything a pair space of ``a`` and ``b`` depends on.
+
+    Built from the exact field values (``astuple``), never from display reprs, which
+    abbreviate and round.
+    """
+    axes = [astuple(c) for c in mechanism.coordinates if c.part in (a.name, b.name)]
     tolerance = mechanism.tolerance
-    text = repr((FORMAT, _CODE, a.name, a.slices, b.name, b.slices, axes, tolerance.quantum, tolerance.arc))
+    text = repr((FORMAT, _CODE, astuple(a), astuple(b), axes, tolerance.quantum, tolerance.arc))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -226,6 +226,24 @@ class RegionDiagram:
                     rows.append(G[h - G @ q <= self._length_tol])
         return np.vstack(rows)
 
+    def common_rows(self, choices: Choices, q: np.ndarray) -> np.ndarray:
+        """Tight rows (over all coordinates) that every candidate region of a touching pair shares."""
+        rows = [np.zeros((0, self._n)), self._limit_rows[self._limit_h - self._limit_rows @ q <= self._length_tol]]
+        for p, (found, touch) in enumerate(zip(choices.regions, choices.touching)):
+            if not touch:
+                continue
+            tight = []
+            for i in found:
+                G, h = self._pair_region_rows(p, i)
+                tight.append(G[h - G @ q <= self._length_tol])
+            if len(tight) == 1:
+                rows.append(tight[0])
+            else:
+                others = [{tuple(g) for g in t.tolist()} for t in tight[1:]]
+                rows.append(np.array([g for g in tight[0].tolist() if all(tuple(g) in o for o in others)],
+                                     float).reshape(-1, self._n))
+        return np.vstack(rows)
+
     def pairs_among(self, coordinates: set[int]) -> set[int]:
         """Constraining pairs with at least one coordinate in ``coordinates``."""
         return {p for p, columns in enumerate(self._columns) if coordinates.intersection(columns.tolist())}

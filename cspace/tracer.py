@@ -138,6 +138,9 @@ class Tracer:
         dynamics = self.dynamics
         if phase == EXTERNAL:
             frozen = dynamics.frozen(fixed)
+            # Forces stuck under the rows all candidate regions share are stuck in every one.
+            if dynamics.stuck_forces(self.diagram.common_rows(choices, q), frozen) == set(dynamics.forces):
+                return None
             start: set[int] = set()
             for key in choices.keys():
                 region = self.diagram.region(key)

@@ -43,3 +43,16 @@ def test_off_means_off(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     analyze(load(fixture_path("pusher")))
     assert not any(tmp_path.iterdir())
+
+
+def test_parts_differing_only_in_fine_geometry_get_different_keys():
+    from dataclasses import replace
+
+    from cspace.cache import key
+    from cspace.geometry import Profile
+
+    mechanism = load(fixture_path("pusher"))
+    block = mechanism.part("a")
+    nudged = replace(block, slices=(replace(block.slices[0], profiles=(Profile.rectangle(0, 0, 3.0000001, 2),)),))
+    frame = mechanism.part("frame")
+    assert key(mechanism, frame, block) != key(mechanism, frame, nudged)
