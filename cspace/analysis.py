@@ -103,24 +103,56 @@ def _coordinate_ranges(mechanism: Mechanism, tables: dict[str, LinkageTable]) ->
 
 
 class _PairBuilder:
-    """Pair spaces of translating pairs, with convex pieces computed once per slice."""
+    """Pair spaces of translating pairs, each shape computed once.
+
+    Parts of the same shapes moving along the same axes have the same pair space up
+    to names (the blocks of a magazine, each against the next), so a space is
+    computed once per shape, kept on disk, and relabelled for each pair.
+    """
 
     def __init__(self, mechanism: Mechanism) -> None:
         self.mechanism = mechanism
         self.tolerance = mechanism.tolerance
         self._pieces: dict[tuple[str, int], list[ConvexPiece]] = {}
+        self._spaces: dict[str, PairSpace] = {}
 
     def build(self, a: Part, b: Part) -> PairSpace:
-        """The pair space of ``a`` and ``b``, from the disk cache when it has it."""
-        digest = cache.key(self.mechanism, a, b)
-        space = cache.load(digest)
+        """The pair space of ``a`` and ``b``: shared with same-shaped pairs, from the disk cache when there."""
+        self._check_translating(a, b)
+        coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
+        digest = cache.key(a.slices, b.slices, self._columns(a, coordinates), self.tolerance)
+        space = self._spaces.get(digest)
         if space is None:
-            space = self.compute(a, b)
-            cache.store(digest, space)
-        return space
+            space = cache.load(digest)
+            if space is None:
+                space = self.compute(a, b)
+                cache.store(digest, space)
+            self._spaces[digest] = space
+        return space.relabeled(a.name, b.name, coordinates)
 
     def compute(self, a: Part, b: Part) -> PairSpace:
         """The pair space of two translating parts: open Minkowski sums of their pieces, cut."""
+        coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
+        polygons: list[SumPolygon] = []
+        for i, sa in enumerate(a.slices):
+            for j, sb in enumerate(b.slices):
+                if sa.z[0] < sb.z[1] and sb.z[0] < sa.z[1]:
+                    for pa in self.pieces(a, i):
+                        for pb in self.pieces(b, j):
+                            polygons.append(minkowski_difference(pa, pb))
+        return translation_pair_space(a.name, b.name, coordinates, self._columns(a, coordinates), polygons,
+                                      self.tolerance.quantum)
+
+    def _columns(self, a: Part, coordinates: tuple[str, ...]) -> list[tuple[Fraction, Fraction]]:
+        """How each coordinate moves B relative to A, exactly."""
+        columns = []
+        for name in coordinates:
+            coordinate = self.mechanism.coordinate(name)
+            sign = -1 if coordinate.part == a.name else 1
+            columns.append((sign * Fraction(coordinate.axis[0]), sign * Fraction(coordinate.axis[1])))
+        return columns
+
+    def _check_translating(self, a: Part, b: Part) -> None:
         for part, other in ((a, b), (b, a)):
             rotating = [c for c in part.coordinates if self.mechanism.coordinate(c).is_angle]
             if rotating:
@@ -129,20 +161,6 @@ class _PairBuilder:
                     "rotation are not supported yet (put the parts in different z-layers if they never "
                     "touch)", file=self.mechanism.source, where=f"parts {a.name!r} and {b.name!r}",
                     field="coordinates")
-        coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
-        columns = []
-        for name in coordinates:
-            coordinate = self.mechanism.coordinate(name)
-            sign = -1 if coordinate.part == a.name else 1
-            columns.append((sign * Fraction(coordinate.axis[0]), sign * Fraction(coordinate.axis[1])))
-        polygons: list[SumPolygon] = []
-        for i, sa in enumerate(a.slices):
-            for j, sb in enumerate(b.slices):
-                if sa.z[0] < sb.z[1] and sb.z[0] < sa.z[1]:
-                    for pa in self.pieces(a, i):
-                        for pb in self.pieces(b, j):
-                            polygons.append(minkowski_difference(pa, pb))
-        return translation_pair_space(a.name, b.name, coordinates, columns, polygons, self.tolerance.quantum)
 
     def pieces(self, part: Part, index: int) -> list[ConvexPiece]:
         key = (part.name, index)

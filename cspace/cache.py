@@ -1,9 +1,11 @@
 """A disk cache of pair spaces, keyed by content: a second run of a mechanism is instant.
 
-A pair space depends only on the two parts (names, slices, profiles), their axes, the
-tolerances that shape the exact geometry, and the code that builds it; the key is a
-hash of all of these, so editing a part, a tolerance or cspace itself misses the
-cache instead of reading a stale entry. Entries are JSON (never pickle: a cache file
+A pair space depends only on the two parts' shapes (slices, profiles, face names),
+how their axes move one relative to the other, the tolerances that shape the exact
+geometry, and the code that builds it; the key is a hash of all of these, so editing
+a part, a tolerance or cspace itself misses the cache instead of reading a stale
+entry. Names of parts and coordinates are not in it: an entry is relabelled for the
+pair that reads it. Entries are JSON (never pickle: a cache file
 cannot run code), written atomically.
 
 The cache lives in ``$CSPACE_CACHE``, else ``$XDG_CACHE_HOME/cspace``, else
@@ -23,10 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from . import decompose, geometry, minkowski, pairspace
-from .model import Mechanism, Part
+from .model import Slice
 from .pairspace import Contact, PairSpace, Region, RegionEdge
+from .tolerance import Tolerance
 
-FORMAT = 1
+FORMAT = 2
 _CODE = hashlib.sha256(b"".join(Path(m.__file__).read_bytes()
                                 for m in (geometry, minkowski, decompose, pairspace))).hexdigest()
 
@@ -42,15 +45,15 @@ def folder() -> Path | None:
     return Path(base) / "cspace"
 
 
-def key(mechanism: Mechanism, a: Part, b: Part) -> str:
-    """Content hash of everything a pair space of ``a`` and ``b`` depends on.
+def key(slices_a: tuple[Slice, ...], slices_b: tuple[Slice, ...], columns: list, tolerance: Tolerance) -> str:
+    """Content hash of everything a pair space depends on: shapes, relative axes, tolerances, code.
 
-    Built from the exact field values (``astuple``), never from display reprs, which
-    abbreviate and round.
+    Part and coordinate names are not in it (a space is relabelled for each pair);
+    face names are. Built from the exact field values (``astuple``), never from
+    display reprs, which abbreviate and round.
     """
-    axes = [astuple(c) for c in mechanism.coordinates if c.part in (a.name, b.name)]
-    tolerance = mechanism.tolerance
-    text = repr((FORMAT, _CODE, astuple(a), astuple(b), axes, tolerance.quantum, tolerance.arc))
+    shapes = tuple(tuple(astuple(s) for s in slices) for slices in (slices_a, slices_b))
+    text = repr((FORMAT, _CODE, shapes, [tuple(map(str, c)) for c in columns], tolerance.quantum, tolerance.arc))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

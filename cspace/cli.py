@@ -91,9 +91,9 @@ def _trace(args: argparse.Namespace) -> int:
         out.append(describe(result))
     if args.regions:
         out.append(region_table(result))
-    stats = statistics(result, seconds) if (args.stats or args.json) else None
+    stats = statistics(result) if (args.stats or args.json) else {}
     if args.stats:
-        out.append(statistics_table(stats))
+        out.append(statistics_table({**stats, "runtime (s)": round(seconds, 3)}))
     if args.json:
         out.append(to_json(result, statistics=stats))
     sys.stdout.write("\n".join(out))

@@ -132,10 +132,11 @@ def region_table(trace: Trace) -> str:
     body = []
     for segment in trace.segments:
         cells = [str(segment.index), summary(trace, segment)]
+        crossed = [trace.pair_regions(piece.key) for piece in segment.pieces]
         for pair in pairs:
             names = []
-            for piece in segment.pieces:
-                name = trace.region_names[piece.key][pair]
+            for regions in crossed:
+                name = regions[pair]
                 if not names or names[-1] != name:
                     names.append(name)
             cells.append(">".join(names))
@@ -145,8 +146,13 @@ def region_table(trace: Trace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def statistics(trace: Trace, seconds: float) -> dict:
-    """The rows of paper Table 2 for this trace (``seconds``: analysis plus trace)."""
+def statistics(trace: Trace) -> dict:
+    """The rows of paper Table 2 for this trace, but the runtime.
+
+    The runtime is the one measured, run-dependent figure: ``cspace trace --stats``
+    adds it to the table, and the JSON report leaves it out so that it is
+    byte-identical from run to run.
+    """
     mechanism = trace.mechanism
     stats = trace.stats
     faces = sum(len(p.elements) for part in mechanism.parts for s in part.slices for p in s.profiles)
@@ -173,7 +179,6 @@ def statistics(trace: Trace, seconds: float) -> dict:
         "quadrangles": quads,
         "snapshots": len(trace.samples()),
         "LP solves": stats.lp_solves,
-        "runtime (s)": round(seconds, 3),
     }
 
 
@@ -192,7 +197,7 @@ def _segment_record(trace: Trace, segment: Segment) -> dict:
         parts.append({"part": part.name, "motion": motion, "coordinates": coordinates})
     regions: dict[str, list[str]] = {}
     for piece in segment.pieces:
-        for pair, name in trace.region_names[piece.key].items():
+        for pair, name in trace.pair_regions(piece.key).items():
             names = regions.setdefault(pair, [])
             if not names or names[-1] != name:
                 names.append(name)
@@ -267,18 +272,18 @@ def _degrees_of_freedom(trace: Trace) -> int:
     manager = ConstraintManager(trace.mechanism.tolerance.lp)
     diagram = RegionDiagram(trace.analysis)
     best = 0
-    for piece in trace.pieces:
-        region = diagram.region(piece.key)
+    for key in dict.fromkeys(piece.key for piece in trace.pieces):
+        region = diagram.region(key)
+        G = region.rows()
         equalities = []
         for r in range(len(region.h)):
             others = np.delete(np.arange(len(region.h)), r)
-            result = manager.solve(region.G[r], region.G[others], np.full(len(others), -np.inf),
-                                   region.h[others], np.full(region.G.shape[1], -np.inf),
-                                   np.full(region.G.shape[1], np.inf))
+            result = manager.solve(G[r], G[others], np.full(len(others), -np.inf), region.h[others],
+                                   np.full(G.shape[1], -np.inf), np.full(G.shape[1], np.inf))
             if result.ok and region.h[r] - result.objective <= region.tolerances[r]:
-                equalities.append(region.G[r])
+                equalities.append(G[r])
         rank = np.linalg.matrix_rank(np.array(equalities)) if equalities else 0
-        best = max(best, int(region.G.shape[1] - rank - len(trace.analysis.linkage_tables)))
+        best = max(best, int(G.shape[1] - rank - len(trace.analysis.linkage_tables)))
     return best
 
 

@@ -121,35 +121,38 @@ class Mode:
         """Velocity with the given linkage slopes: prescribed rates, still coordinates, binding rows.
 
         Also says whether the system was square and nonsingular (the velocity unique).
+        Coordinates with known velocity (still or prescribed) are substituted, so the
+        system is only as large as the motion's free coordinates.
         """
         n = len(self.velocity)
-        rows, rhs = [], []
-        for j in sorted(self.still | set(self.rates)):
-            row = np.zeros(n)
-            row[j] = 1.0
-            rows.append(row)
-            rhs.append(self.rates.get(j, 0.0))
+        known = np.zeros(n)
+        for j, rate in self.rates.items():
+            known[j] = rate
+        fixed = self.still | set(self.rates)
+        unknown = [j for j in range(n) if j not in fixed]
+        rows = []
         for link, slope in zip(self.linkages, slopes):
             row = np.zeros(n)
             row[link.output] = 1.0
             row[link.input] = -slope
             rows.append(row)
-            rhs.append(0.0)
-        for r in self.binding:
-            rows.append(self.region.G[r])
-            rhs.append(0.0)
-        A, b = np.array(rows), np.array(rhs)
+        if self.binding:
+            rows.extend(self.region.rows(list(self.binding)))
+        v = known.copy()
+        if not rows:
+            return v, not unknown
+        A = np.array(rows)
+        b = -(A @ known)
+        A = A[:, unknown]
         unique = A.shape[0] == A.shape[1]
         try:
-            v = np.linalg.solve(A, b) if unique else np.linalg.lstsq(A, b, rcond=None)[0]
+            x = np.linalg.solve(A, b) if unique else np.linalg.lstsq(A, b, rcond=None)[0]
         except np.linalg.LinAlgError:
             unique = False
-            v = np.linalg.lstsq(A, b, rcond=None)[0]
-        if np.max(np.abs(A @ v - b), initial=0.0) > self.eps:
+            x = np.linalg.lstsq(A, b, rcond=None)[0]
+        if np.max(np.abs(A @ x - b), initial=0.0) > self.eps:
             return None, False
-        v[list(self.still)] = 0.0
-        for j, rate in self.rates.items():
-            v[j] = rate
+        v[unknown] = x
         return v, unique
 
     def transmissions(self, q: np.ndarray) -> list[tuple[int, int]]:
@@ -160,14 +163,14 @@ class Mode:
         its motion relieves it (``g[k] v[k] < 0``).
         """
         region, v = self.region, self.velocity
-        rows = region.G[region.tight(q) & (region.owners >= 0)]
-        effect = (rows[np.abs(rows @ v) <= self.eps] * v).tolist()
-        edges = set()
-        for row in effect:
-            pushers = [k for k, e in enumerate(row) if e > self.eps]
-            pushed = [k for k, e in enumerate(row) if e < -self.eps]
-            edges.update((a, b) for a in pushers for b in pushed)
-        return sorted(edges)
+        rows = region.rows(region.tight(q) & (region.owners >= 0))
+        effect = rows[np.abs(rows @ v) <= self.eps] * v
+        pushers: dict[int, list[int]] = {}
+        pushed: dict[int, list[int]] = {}
+        for side, (r, k) in ((pushers, np.nonzero(effect > self.eps)), (pushed, np.nonzero(effect < -self.eps))):
+            for row, j in zip(r.tolist(), k.tolist()):
+                side.setdefault(row, []).append(j)
+        return sorted({(a, b) for row, sources in pushers.items() for a in sources for b in pushed.get(row, ())})
 
 
 @dataclass(frozen=True)
@@ -228,36 +231,52 @@ class SimpleDynamics:
         that motion unless another coordinate of the row moved the way that relieves
         it, and each such coordinate cannot move that way either (frozen coordinates
         cannot move at all). Sound: a velocity program never moves a force it calls stuck.
+        Propagated from each newly stuck motion to the rows it appears in, so the work is
+        linear in the rows' entries.
         """
+        members = _members(rows)
         stuck = {(k, s) for k in frozen for s in (1, -1)}
-        # Per row: (coordinate, direction that pushes into the row) for its nonzero entries.
-        supports = [[(k, 1 if c > 0 else -1) for k, c in enumerate(g) if c] for g in rows.tolist()]
-        changed = True
-        while changed:
-            changed = False
-            for members in supports:
-                for k, way in members:
-                    if (k, way) not in stuck and all((j, -push) in stuck for j, push in members if j != k):
-                        stuck.add((k, way))
-                        changed = True
+        # waiting[r]: members of row r whose relieving motion is not known to be stuck
+        waiting = [sum((k, -way) not in stuck for k, way in row) for row in members]
+        rows_of: dict[tuple[int, int], list[int]] = {}
+        for r, row in enumerate(members):
+            for k, way in row:
+                rows_of.setdefault((k, -way), []).append(r)
+        queue = list(range(len(members)))
+        while queue:
+            r = queue.pop()
+            for k, way in members[r]:
+                others = waiting[r] - ((k, -way) not in stuck)
+                if others == 0 and (k, way) not in stuck:
+                    stuck.add((k, way))
+                    for r2 in rows_of.get((k, way), ()):
+                        waiting[r2] -= 1
+                        queue.append(r2)
         return {j for j, (d, _) in self.forces.items() if (j, d) in stuck}
 
     def reach(self, rows: np.ndarray, start: set[int]) -> set[int]:
         """Coordinates that may move when ``start`` moves: linked to it by tight rows or linkages."""
-        movable = set(start)
-        supports = [{k for k, c in enumerate(g) if c} for g in rows.tolist()]
-        links = [(lk.input, lk.output) for lk in self.linkages]
-        changed = True
-        while changed:
-            changed = False
-            for members in supports:
-                if members & movable and not members <= movable:
-                    movable |= members
-                    changed = True
-            for a, b in links:
-                if (a in movable) != (b in movable):
-                    movable |= {a, b}
-                    changed = True
+        rows_of: dict[int, list[int]] = {}
+        members: list[list[int]] = [[] for _ in range(len(rows))]
+        for r, k in zip(*(index.tolist() for index in np.nonzero(rows))):
+            members[r].append(k)
+            rows_of.setdefault(k, []).append(r)
+        partners: dict[int, list[int]] = {}
+        for lk in self.linkages:
+            partners.setdefault(lk.input, []).append(lk.output)
+            partners.setdefault(lk.output, []).append(lk.input)
+        movable, queue, used = set(start), list(start), set()
+        while queue:
+            k = queue.pop()
+            reached = list(partners.get(k, ()))
+            for r in rows_of.get(k, ()):
+                if r not in used:
+                    used.add(r)
+                    reached.extend(members[r])
+            for j in reached:
+                if j not in movable:
+                    movable.add(j)
+                    queue.append(j)
         return movable
 
     def determined(self, region: MechanismRegion, q: np.ndarray, fixed: dict[int, float], movable: set[int],
@@ -288,7 +307,7 @@ class SimpleDynamics:
         free = movable - known
         if any(j in self.forces for j in free):
             return False
-        rows = region.G[region.tight_except(q, ignore)]
+        rows = region.rows(region.tight_except(q, ignore))
         moved: dict[int, float] = {}
         for _ in range(2 * len(rows) + 1):
             excess = rows @ v
@@ -363,7 +382,7 @@ class SimpleDynamics:
             cost[c] = -direction
             cap = speed if phase == EXTERNAL else self.limit
             lower[c], upper[c] = (-self.limit, cap) if direction > 0 else (-cap, self.limit)
-        G = region.G[tight]
+        G = region.rows(tight)
         rows = G @ spread
         rhs = -(G @ known)
         touches = np.any(rows != 0, axis=1)
@@ -411,7 +430,7 @@ class SimpleDynamics:
             if abs(v[j]) >= self.limit * (1 - 1e-9):
                 raise TraceError("a motion needs unbounded speed (the mechanism jams at a singular contact)")
         still = frozenset(j for j in range(self.n) if j not in moving and j not in rates)
-        rows = region.G[tight]
+        rows = region.rows(tight)
         holds = np.abs(rows @ v) <= eps
         if dependent:
             holds &= np.any(rows[:, sorted(dependent)] != 0, axis=1)
@@ -422,3 +441,12 @@ class SimpleDynamics:
             clean[j] = rate
         return Mode(phase, region, clean, rates, still, tuple(int(r) for r in tight[holds]), directions,
                     self.linkages, eps, q.copy())
+
+
+def _members(rows: np.ndarray) -> list[list[tuple[int, int]]]:
+    """Per row: (coordinate, direction that pushes into the row) for its nonzero entries."""
+    out: list[list[tuple[int, int]]] = [[] for _ in range(len(rows))]
+    r, k = np.nonzero(rows)
+    for row, j, positive in zip(r.tolist(), k.tolist(), (rows[r, k] > 0).tolist()):
+        out[row].append((j, 1 if positive else -1))
+    return out

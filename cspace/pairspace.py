@@ -13,8 +13,9 @@ length along the one direction the pair can move in (1-D).
 
 from __future__ import annotations
 
+import copy
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 
@@ -146,6 +147,25 @@ class PairSpace:
         padded += list(point + tolerance) + [0.0] * (2 - self.dimension)
         hits = sorted(self._index.intersection(padded))
         return [i for i in hits if self.regions[i].contains(point, tolerance)]
+
+    def relabeled(self, part_a: str, part_b: str, coordinates: tuple[str, ...]) -> PairSpace:
+        """This space for two parts of the same shapes under other names (sharing its geometry).
+
+        >>> from cspace import analyze, load
+        >>> pairs = {p.name: p for p in analyze(load("fixtures/feeder.toml")).pairs}
+        >>> pairs["block1/block2"].relabeled("block2", "block3", ("xb2", "yb2", "xb3", "yb3")).name
+        'block2/block3'
+        """
+        if (part_a, part_b, coordinates) == (self.part_a, self.part_b, self.coordinates):
+            return self
+        names = {self.part_a: part_a, self.part_b: part_b}
+        regions = tuple(replace(region, edges=tuple(
+            replace(edge, contacts=tuple(Contact(names[c.part_a], c.faces_a, names[c.part_b], c.faces_b)
+                                         for c in edge.contacts)) for edge in region.edges))
+            for region in self.regions)
+        twin = copy.copy(self)  # shares the R-tree: the regions' boxes are the same
+        twin.part_a, twin.part_b, twin.coordinates, twin.regions = part_a, part_b, coordinates, regions
+        return twin
 
     def contacts_in(self, index: int, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
         """Contacts holding at ``point`` of region ``index``: its contact edges through the point.

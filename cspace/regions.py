@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
+from scipy import sparse
 
 from .analysis import Analysis
 from .constraints import ConstraintManager, implied_bounds
@@ -23,6 +25,9 @@ from .errors import TraceError
 from .tolerance import NOISE
 
 MAX_CANDIDATES = 4096
+REGION_CACHE = 256  # mechanism regions kept, most recently used
+FEW_REGIONS = 16  # a pair with at most this many regions tests them all instead of asking its R-tree
+DENSE_LIMIT = 20000  # a region with at most this many matrix entries is dense, else sparse
 
 
 @dataclass(frozen=True)
@@ -47,15 +52,24 @@ class MechanismRegion:
     ``key[i]`` is the region chosen in constraining pair i. ``kinds[r]`` says where
     row r comes from: ``"pair"``, ``"limit"`` or ``"linkage"``; ``tolerances[r]`` is
     the slack below which row r counts as tight (length or angle tolerance).
+
+    ``G`` is a numpy array, or a scipy sparse array when the region is large (each
+    pair row has a handful of nonzeros among all the mechanism's coordinates); both
+    multiply vectors alike, and :meth:`rows` gives any subset as a dense array.
     """
 
     key: tuple[int, ...]
-    G: np.ndarray
+    G: np.ndarray | sparse.csr_array
     h: np.ndarray
     kinds: tuple[str, ...]
     tolerances: np.ndarray
     stops: tuple[Stop | None, ...]
     owners: np.ndarray  # the constraining pair each row comes from, -1 for limits and linkages
+
+    def rows(self, which: np.ndarray | None = None) -> np.ndarray:
+        """Rows of ``G`` (a mask or indices; all by default) as a dense array."""
+        G = self.G if which is None else self.G[which]
+        return G.toarray() if sparse.issparse(G) else G
 
     def tight(self, q: np.ndarray) -> np.ndarray:
         """Mask of the rows holding with equality at ``q``."""
@@ -73,8 +87,9 @@ class MechanismRegion:
 
         For the feeder's first segment: ``xb1 = 12``, ..., ``yb1 >= 1``, ``xp >= 5``, ...
         """
-        keep = manager.essential(self.G, self.h)
-        rows = [(self.G[i] / np.max(np.abs(self.G[i])), self.h[i] / np.max(np.abs(self.G[i]))) for i in keep]
+        G = self.rows()
+        keep = manager.essential(G, self.h)
+        rows = [(G[i] / np.max(np.abs(G[i])), self.h[i] / np.max(np.abs(G[i]))) for i in keep]
         out, used = [], set()
         for i, (g, b) in enumerate(rows):
             if i in used:
@@ -108,34 +123,93 @@ def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str) -
 
 
 @dataclass(frozen=True)
+class TightRows:
+    """Rows tight at a configuration: ``G`` (dense, over all coordinates) of the candidate
+    regions of the pairs touching there, each row's pair and region number in its pair,
+    and the tight coordinate-limit rows."""
+
+    G: np.ndarray
+    pairs: np.ndarray
+    regions: np.ndarray
+    limits: np.ndarray
+
+
+@dataclass(frozen=True)
 class Choices:
     """Per constraining pair: the regions whose closure holds a configuration, and whether
     the pair touches there (only touching pairs constrain the motion; the others'
     regions all meet around the configuration and are settled after the motion).
+
+    ``several`` flags the pairs with more than one candidate region, ``first`` is each
+    pair's first candidate, ``points`` holds every pair's point, pair p's at
+    ``points[slices[p]:slices[p + 1]]``, and ``tight`` the rows tight there (of the
+    pairs touching before :meth:`among`).
     """
 
     regions: tuple[tuple[int, ...], ...]
-    touching: tuple[bool, ...]
-    points: tuple[np.ndarray, ...]
-    loose: np.ndarray = field(init=False, repr=False)
+    touching: np.ndarray
+    several: np.ndarray
+    first: np.ndarray
+    points: np.ndarray
+    slices: np.ndarray
+    tight: TightRows
 
-    def __post_init__(self) -> None:
-        # Flags, one per pair plus a last False for limit rows: the pairs that touch nothing here.
-        object.__setattr__(self, "loose", np.array([not touch for touch in self.touching] + [False]))
+    @cached_property
+    def loose(self) -> np.ndarray:
+        """Flags, one per pair plus a last False for limit rows: the pairs that touch nothing here."""
+        return np.append(~self.touching, False)
+
+    def point(self, p: int) -> np.ndarray:
+        """Pair p's point."""
+        return self.points[self.slices[p]:self.slices[p + 1]]
 
     def keys(self) -> list[tuple[int, ...]]:
         """Potential regions to try: every combination over the touching pairs."""
-        options = [found if touch else found[:1] for found, touch in zip(self.regions, self.touching)]
-        count = math.prod(len(o) for o in options)
+        base = self.first.tolist()
+        varying = np.flatnonzero(self.touching & self.several).tolist()
+        count = math.prod(len(self.regions[p]) for p in varying)
         if count > MAX_CANDIDATES:
             raise TraceError(f"{count} potential regions meet at one configuration; the mechanism is too "
                              "degenerate here to choose among them")
-        return list(itertools.product(*options))
+        keys = []
+        for combination in itertools.product(*(self.regions[p] for p in varying)):
+            for p, i in zip(varying, combination):
+                base[p] = i
+            keys.append(tuple(base))
+        return keys
 
-    def among(self, active: set[int]) -> Choices:
-        """The same choices with every pair outside ``active`` counted as touching nothing."""
-        touching = tuple(touch and p in active for p, touch in enumerate(self.touching))
-        return Choices(self.regions, touching, self.points)
+    def among(self, active: np.ndarray) -> Choices:
+        """The same choices with every pair outside ``active`` (a mask) counted as touching nothing."""
+        return Choices(self.regions, self.touching & active, self.several, self.first, self.points, self.slices,
+                       self.tight)
+
+    def touching_rows(self) -> np.ndarray:
+        """Tight rows (over all coordinates) of every candidate region of every touching pair."""
+        return self.tight.G
+
+    def common_rows(self) -> np.ndarray:
+        """Tight rows that every candidate region of a touching pair shares, and tight limit rows."""
+        tight = self.tight
+        several = self.several[tight.pairs]
+        keep = ~several
+        if several.any():
+            # A row of a pair with several candidates is common if each candidate has it.
+            seen: dict[tuple, set[int]] = {}
+            for r in np.flatnonzero(several).tolist():
+                seen.setdefault((int(tight.pairs[r]), *tight.G[r].tolist()), set()).add(int(tight.regions[r]))
+            first: set[tuple] = set()
+            for r in np.flatnonzero(several).tolist():
+                signature = (int(tight.pairs[r]), *tight.G[r].tolist())
+                if signature not in first and len(seen[signature]) == len(self.regions[tight.pairs[r]]):
+                    first.add(signature)
+                    keep[r] = True
+        return np.vstack([tight.G[keep], tight.limits])
+
+    def tight_rows(self, key: tuple[int, ...]) -> np.ndarray:
+        """Tight rows of region ``key`` from its touching pairs, and tight limit rows."""
+        tight = self.tight
+        mine = tight.regions == np.asarray(key, int)[tight.pairs]
+        return np.vstack([tight.G[mine], tight.limits])
 
 
 @dataclass
@@ -151,7 +225,14 @@ class RegionStats:
 
 
 class RegionDiagram:
-    """The mechanism's region diagram, built only where the path goes."""
+    """The mechanism's region diagram, built only where the path goes.
+
+    A step of the path only sees the pairs among parts that can move in it (the
+    *active* pairs): the others' rows are constant along the step, satisfied where it
+    starts, so they can neither bind nor mark its exit. Regions are built from the
+    active pairs' rows and the coordinate limits; their keys still name a region in
+    every pair.
+    """
 
     def __init__(self, analysis: Analysis) -> None:
         self.analysis = analysis
@@ -162,6 +243,9 @@ class RegionDiagram:
         n = len(self.mechanism.coordinates)
         index = self.mechanism.coordinate_index
         self._columns = [np.array([index[c] for c in pair.coordinates]) for pair in self.pairs]
+        self._incidence = np.zeros((len(self.pairs), n), bool)
+        for p, columns in enumerate(self._columns):
+            self._incidence[p, columns] = True
         # Every pair's point at once: one product, then each pair's slice of it.
         blocks = []
         for pair, columns in zip(self.pairs, self._columns):
@@ -170,17 +254,25 @@ class RegionDiagram:
             blocks.append(block)
         self._points = np.vstack(blocks) if blocks else np.zeros((0, n))
         self._slices = np.cumsum([0] + [pair.dimension for pair in self.pairs])
-        self._pair_rows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        self._fixed: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
-        self._regions: dict[tuple[int, ...], MechanismRegion] = {}
-        self._last: dict[int, tuple[list[float], tuple[int, ...], bool]] = {}
+        self._point_owner = np.repeat(np.arange(len(self.pairs)), [pair.dimension for pair in self.pairs])
+        self._table = _RowTable(self.pairs, self._columns, n)
+        self._regions: dict[bytes, MechanismRegion] = {}
+        self._recent: dict[tuple, MechanismRegion] = {}
+        self._found: list[tuple[int, ...]] = [()] * len(self.pairs)
+        self._touch = np.zeros(len(self.pairs), bool)
+        self._several = np.zeros(len(self.pairs), bool)
+        self._first = np.zeros(len(self.pairs), int)
+        self._alone = np.full(len(self.pairs), -1)  # the one region of a pair that touches nothing, else -1
+        self._last_points: np.ndarray | None = None
         self._last_choices: tuple[np.ndarray, Choices] | None = None
+        self._contacts: dict[tuple, frozenset] = {}
         self._angle = np.array([c.is_angle for c in self.mechanism.coordinates])
         self._n = n
         self._length_tol = tol.length
         self._angle_tol = tol.angle
         self._velocity_tol = tol.velocity
         self._limit_rows, self._limit_h, self._limit_stops = self._limits()
+        self._limit_tol = np.array([self._tolerance(int(np.argmax(np.abs(r)))) for r in self._limit_rows])
 
     @property
     def potential(self) -> int:
@@ -188,107 +280,131 @@ class RegionDiagram:
         return math.prod(len(pair.regions) for pair in self.pairs)
 
     def choices(self, q: np.ndarray) -> Choices:
-        """The pairwise regions whose closure holds ``q``, and which pairs touch there.
+        """The pairwise regions whose closure holds ``q``, which pairs touch there, and their tight rows.
 
-        A pair whose point has not moved since the last call is not looked up again.
+        Only pairs whose point moved since the last call are looked at again. A pair
+        with few regions tests them all (for all such pairs at once); a pair with many
+        is first checked strictly inside its one region, and otherwise asks its R-tree.
         """
         if self._last_choices is not None and np.array_equal(self._last_choices[0], q):
             return self._last_choices[1]
-        regions, touching, points = [], [], []
         everything = self._points @ q
-        for p, pair in enumerate(self.pairs):
-            point = everything[self._slices[p]:self._slices[p + 1]]
-            cached = self._last.get(p)
-            if cached is not None and (cached[0] == point.tolist() or (
-                    len(cached[1]) == 1 and not cached[2] and _inside(pair.regions[cached[1][0]], point,
-                                                                       self._length_tol))):
-                found, touch = cached[1], cached[2]
-            else:
-                found = tuple(pair.regions_at(point, self._length_tol))
-                if not found:
-                    raise TraceError(f"the path left the free space of pair {pair.name} (parts overlap)")
-                touch = any(pair.regions[i].contacts_at(point, self._length_tol) for i in found)
-                self._last[p] = (point.tolist(), found, touch)
-            regions.append(found)
-            touching.append(touch)
-            points.append(point)
-        choices = Choices(tuple(regions), tuple(touching), tuple(points))
+        changed = np.ones(len(self.pairs), bool)
+        if self._last_points is not None:
+            changed[:] = False
+            changed[self._point_owner[everything != self._last_points]] = True
+        self._look_few(np.flatnonzero(changed & (self._table.regions <= FEW_REGIONS)), everything, q)
+        self._look_many(np.flatnonzero(changed & (self._table.regions > FEW_REGIONS)), everything, q)
+        self._last_points = everything
+        touching = np.flatnonzero(self._touch)
+        numbers = np.array([i for p in touching.tolist() for i in self._found[p]], int)
+        pairs = np.repeat(touching, [len(self._found[p]) for p in touching.tolist()])
+        G, owners, sources = self._table.tight(pairs, numbers, q, self._length_tol)
+        choices = Choices(tuple(self._found), self._touch.copy(), self._several.copy(), self._first.copy(),
+                          everything, self._slices, TightRows(G, owners, sources, self._tight_limits(q)))
         self._last_choices = (q.copy(), choices)
         return choices
 
-    def touching_rows(self, choices: Choices, q: np.ndarray) -> np.ndarray:
-        """Tight rows (over all coordinates) of every candidate region of every touching pair."""
-        rows = [np.zeros((0, self._n))]
-        for p, (found, touch) in enumerate(zip(choices.regions, choices.touching)):
-            if touch:
-                for i in found:
-                    G, h = self._pair_region_rows(p, i)
-                    rows.append(G[h - G @ q <= self._length_tol])
-        return np.vstack(rows)
+    def _look_few(self, pairs: np.ndarray, everything: np.ndarray, q: np.ndarray) -> None:
+        """Candidates of pairs with few regions: every region of every pair tested at once."""
+        table, tol = self._table, self._length_tol
+        counts = table.regions[pairs]
+        every = np.repeat(pairs, counts)
+        starts = np.cumsum(counts) - counts
+        numbers = np.arange(len(every)) - np.repeat(starts, counts)
+        least = table.least_slack(every, numbers, q)
+        held = least >= -tol
+        if not len(pairs):
+            return
+        holding = np.add.reduceat(held.astype(int), starts)
+        near = np.logical_or.reduceat(held & (least <= tol), starts)
+        only = np.maximum.reduceat(np.where(held, numbers, -1), starts)
+        # Still alone in the same region, away from its boundary: nothing to update.
+        settled = (holding == 1) & ~near & (only == self._alone[pairs])
+        for k in np.flatnonzero(~settled).tolist():
+            p = int(pairs[k])
+            found = tuple(numbers[starts[k]:starts[k] + counts[k]][held[starts[k]:starts[k] + counts[k]]].tolist())
+            point = everything[self._slices[p]:self._slices[p + 1]]
+            self._update(p, found, bool(near[k]), point)
 
-    def common_rows(self, choices: Choices, q: np.ndarray) -> np.ndarray:
-        """Tight rows (over all coordinates) that every candidate region of a touching pair shares."""
-        rows = [np.zeros((0, self._n)), self._limit_rows[self._limit_h - self._limit_rows @ q <= self._length_tol]]
-        for p, (found, touch) in enumerate(zip(choices.regions, choices.touching)):
-            if not touch:
-                continue
-            tight = []
-            for i in found:
-                G, h = self._pair_region_rows(p, i)
-                tight.append(G[h - G @ q <= self._length_tol])
-            if len(tight) == 1:
-                rows.append(tight[0])
-            else:
-                others = [{tuple(g) for g in t.tolist()} for t in tight[1:]]
-                rows.append(np.array([g for g in tight[0].tolist() if all(tuple(g) in o for o in others)],
-                                     float).reshape(-1, self._n))
-        return np.vstack(rows)
+    def _look_many(self, pairs: np.ndarray, everything: np.ndarray, q: np.ndarray) -> None:
+        """Candidates of pairs with many regions: strictly inside the one they were in, or the R-tree."""
+        tol = self._length_tol
+        alone = pairs[self._alone[pairs] >= 0]
+        stayed = self._table.least_slack(alone, self._alone[alone], q) > tol
+        for p in np.setdiff1d(pairs, alone[stayed]).tolist():
+            point = everything[self._slices[p]:self._slices[p + 1]]
+            self._update(p, tuple(self.pairs[p].regions_at(point, tol)), True, point)
 
-    def pairs_among(self, coordinates: set[int]) -> set[int]:
-        """Constraining pairs with at least one coordinate in ``coordinates``."""
-        return {p for p, columns in enumerate(self._columns) if coordinates.intersection(columns.tolist())}
+    def _update(self, p: int, found: tuple[int, ...], near: bool, point: np.ndarray) -> None:
+        """Record pair p's candidate regions; it touches if one of them has a contact edge through its point."""
+        pair = self.pairs[p]
+        if not found:
+            raise TraceError(f"the path left the free space of pair {pair.name} (parts overlap)")
+        touch = near and any(pair.regions[i].contacts_at(point, self._length_tol) for i in found)
+        self._found[p], self._touch[p] = found, touch
+        self._several[p], self._first[p] = len(found) > 1, found[0]
+        self._alone[p] = found[0] if len(found) == 1 and not touch else -1
 
-    def settle(self, choices: Choices, key: tuple[int, ...], velocity: np.ndarray) -> tuple[int, ...]:
-        """For pairs that touch nothing, the region the velocity moves into (others as chosen).
+    def active(self, coordinates: set[int]) -> np.ndarray:
+        """Mask of the constraining pairs with at least one coordinate in ``coordinates``."""
+        return self._incidence[:, sorted(coordinates)].any(axis=1)
+
+    def settle(self, choices: Choices, key: tuple[int, ...], velocity: np.ndarray,
+               active: np.ndarray) -> tuple[int, ...]:
+        """For active pairs that touch nothing, the region the velocity moves into (others as chosen).
 
         Around a configuration where a pair touches nothing, its regions together
         cover every direction, so some region holding the configuration also holds the
-        motion: the first whose tight rows the velocity keeps.
+        motion: the first whose tight rows the velocity keeps. Inactive pairs do not
+        move: their first region holds them.
         """
         settled = list(key)
-        for p, (pair, columns) in enumerate(zip(self.pairs, self._columns)):
-            if choices.touching[p] or len(choices.regions[p]) == 1:
-                continue
-            rate = pair.matrix @ velocity[columns]
+        for p in np.flatnonzero(active & ~choices.touching & choices.several).tolist():
+            pair = self.pairs[p]
+            rate = pair.matrix @ velocity[self._columns[p]]
+            point = choices.point(p)
             for i in choices.regions[p]:
                 region = pair.regions[i]
-                tight = region.bounds - region.rows @ choices.points[p] <= self._length_tol
+                tight = region.bounds - region.rows @ point <= self._length_tol
                 if np.all(region.rows[tight] @ rate <= self._velocity_tol):
                     settled[p] = i
                     break
         return tuple(settled)
 
-    def region(self, key: tuple[int, ...]) -> MechanismRegion:
-        """The mechanism region for ``key``: its pairwise rows and the coordinate limits.
+    def region(self, key: tuple[int, ...], active: np.ndarray | None = None) -> MechanismRegion:
+        """The mechanism region for ``key``: the active pairs' rows (all pairs' by default) and the limits.
 
         The linkage constraints of section 4.2.1 are implied by these rows and the
         linkages themselves, so they never mark an exit the tracer would not find on
         these rows anyway; :meth:`reported` adds them for the region's description.
         """
         self.stats.explored.add(key)
-        if key not in self._regions:
-            G, h = self._fixed_rows(key)
+        exact = (key, None if active is None else active.tobytes())
+        if exact in self._recent:
+            return self._recent[exact]
+        pairs = np.arange(len(key)) if active is None else np.flatnonzero(active)
+        regions = np.asarray(key, int)[pairs]
+        chosen = pairs.tobytes() + regions.tobytes()
+        cached = self._regions.pop(chosen, None)
+        if cached is not None and cached.key != key:
+            cached = replace(cached, key=key)  # same rows: only inactive pairs' regions differ
+        if cached is None:
+            G, h, owners = self._table.rows(pairs, regions, dense_limit=DENSE_LIMIT)
             pair_rows = len(h)
-            G = np.vstack([G, self._limit_rows])
-            h = np.concatenate([h, self._limit_h])
-            tolerances = [self._length_tol] * pair_rows
-            tolerances += [self._tolerance(int(np.argmax(np.abs(r)))) for r in self._limit_rows]
-            owners = np.concatenate([np.full(len(self.pairs[p].regions[i].bounds), p) for p, i in enumerate(key)]
-                                    + [np.full(len(self._limit_h), -1)]).astype(int)
-            self._regions[key] = MechanismRegion(
-                key, G, h, ("pair",) * pair_rows + ("limit",) * len(self._limit_h), np.array(tolerances),
-                (None,) * pair_rows + self._limit_stops, owners)
-        return self._regions[key]
+            G = np.vstack([G, self._limit_rows]) if isinstance(G, np.ndarray) else \
+                sparse.vstack([G, sparse.csr_array(self._limit_rows)], format="csr")
+            cached = MechanismRegion(
+                key, G, np.concatenate([h, self._limit_h]),
+                ("pair",) * pair_rows + ("limit",) * len(self._limit_h),
+                np.concatenate([np.full(pair_rows, self._length_tol), self._limit_tol]),
+                (None,) * pair_rows + self._limit_stops,
+                np.concatenate([owners, np.full(len(self._limit_h), -1)]))
+        self._regions[chosen] = cached  # most recently used last
+        if len(self._regions) > REGION_CACHE:
+            del self._regions[next(iter(self._regions))]
+        self._recent = {exact: cached}
+        return cached
 
     def reported(self, key: tuple[int, ...], q: np.ndarray) -> MechanismRegion:
         """The region for ``key`` with the linkage constraints, as the paper composes it.
@@ -298,7 +414,7 @@ class RegionDiagram:
         interval around its value in ``q`` whose image stays within those bounds.
         """
         region = self.region(key)
-        lower, upper = implied_bounds(region.G, region.h) if len(region.h) else (
+        lower, upper = implied_bounds(region.rows(), region.h) if len(region.h) else (
             np.full(self._n, -math.inf), np.full(self._n, math.inf))
         rows, bounds = [], []
         for table in self.analysis.linkage_tables.values():
@@ -315,48 +431,39 @@ class RegionDiagram:
                         rows.append(row)
                         bounds.append(sign * value)
         if not rows:
-            return region
+            return replace(region, G=region.rows())
         extra = len(rows)
-        return MechanismRegion(key, np.vstack([region.G] + rows), np.concatenate([region.h, bounds]),
+        return MechanismRegion(key, np.vstack([region.rows()] + rows), np.concatenate([region.h, bounds]),
                                region.kinds + ("linkage",) * extra,
                                np.concatenate([region.tolerances,
                                                [self._tolerance(int(np.argmax(np.abs(r)))) for r in rows]]),
                                region.stops + (None,) * extra, np.concatenate([region.owners, np.full(extra, -1)]))
 
-    def contacts(self, key: tuple[int, ...], q: np.ndarray) -> frozenset:
-        """Every contact (and stop) holding at ``q``, which lies in the region ``key``.
+    def contacts(self, region: MechanismRegion, q: np.ndarray, still: Choices) -> frozenset:
+        """Every contact (and stop) holding at ``q``, which lies in ``region``.
 
-        Only a pair with a tight row there can be in contact.
+        Pairs with rows in ``region`` are in contact only where a row is tight; the
+        others have not moved since ``still`` was found, and touch as they touched then.
         """
-        region = self.region(key)
+        key = region.key
         tight = region.tight(q)
         found: set = set()
+        present = np.zeros(len(self.pairs), bool)
+        present[region.owners[region.owners >= 0]] = True
         for p in sorted(set(region.owners[tight].tolist()) - {-1}):
             pair = self.pairs[p]
             found.update(pair.contacts_in(key[p], pair.point(q[self._columns[p]]), self._length_tol))
+        for p in np.flatnonzero(still.touching & ~present).tolist():
+            point = still.point(p)
+            memo = (p, key[p], point.tobytes())
+            if memo not in self._contacts:
+                self._contacts[memo] = self.pairs[p].contacts_in(key[p], point, self._length_tol)
+            found.update(self._contacts[memo])
         found.update(stop for stop, hit in zip(region.stops, tight) if stop is not None and hit)
         return frozenset(found)
 
-    def pair_regions(self, key: tuple[int, ...]) -> dict[str, str]:
-        """Names of the pairwise regions making up a mechanism region, by pair."""
-        return {pair.name: pair.regions[i].name for pair, i in zip(self.pairs, key)}
-
-    def _fixed_rows(self, key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Rows from the pairwise regions, over all coordinates (cached by key)."""
-        if key not in self._fixed:
-            blocks = [self._pair_region_rows(p, i) for p, i in enumerate(key)]
-            G = np.vstack([b[0] for b in blocks]) if blocks else np.zeros((0, self._n))
-            h = np.concatenate([b[1] for b in blocks]) if blocks else np.zeros(0)
-            self._fixed[key] = (G, h)
-        return self._fixed[key]
-
-    def _pair_region_rows(self, p: int, i: int) -> tuple[np.ndarray, np.ndarray]:
-        if (p, i) not in self._pair_rows:
-            pair, region = self.pairs[p], self.pairs[p].regions[i]
-            G = np.zeros((len(region.bounds), self._n))
-            G[:, self._columns[p]] = region.rows @ pair.matrix
-            self._pair_rows[(p, i)] = (G, region.bounds.copy())
-        return self._pair_rows[(p, i)]
+    def _tight_limits(self, q: np.ndarray) -> np.ndarray:
+        return self._limit_rows[self._limit_h - self._limit_rows @ q <= self._limit_tol]
 
     def _limits(self):
         rows, bounds, stops = [], [], []
@@ -375,6 +482,85 @@ class RegionDiagram:
         return self._angle_tol if self._angle[j] else self._length_tol
 
 
-def _inside(region, point: np.ndarray, tolerance: float) -> bool:
-    """Strictly inside (every row slack by more than the tolerance): no other region holds it."""
-    return bool(np.all(region.bounds - region.rows @ point > tolerance))
+class _RowTable:
+    """Every pairwise region's rows over the mechanism's coordinates, in flat arrays.
+
+    Row r has coefficients ``coef[r]`` on columns ``cols[r]`` (padded to the widest
+    pair with zeros on a column ``n`` past the last coordinate) and bound ``bound[r]``; region i of pair p owns rows
+    ``start[base[p] + i]`` onwards, ``count[base[p] + i]`` of them. Many regions'
+    rows are then gathered, tested or assembled at once, without a loop over pairs.
+    """
+
+    def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int) -> None:
+        width = max((len(c) for c in columns), default=1)
+        coef, cols, bound, counts = [], [], [], []
+        for pair, where in zip(pairs, columns):
+            local = np.vstack([region.rows for region in pair.regions]) @ pair.matrix
+            coef.append(np.pad(local, ((0, 0), (0, width - len(where)))))
+            cols.append(np.broadcast_to(np.pad(where, (0, width - len(where)), constant_values=n), local.shape[:1] + (width,)))
+            bound.extend(region.bounds for region in pair.regions)
+            counts.extend(len(region.bounds) for region in pair.regions)
+        self.n = n
+        self.width = width
+        self.coef = np.vstack(coef) if coef else np.zeros((0, width))
+        self.cols = np.vstack(cols).astype(int) if cols else np.zeros((0, width), int)
+        self.bound = np.concatenate(bound) if bound else np.zeros(0)
+        self.count = np.array(counts, int)
+        self.start = np.cumsum(self.count) - self.count
+        self.regions = np.array([len(p.regions) for p in pairs], int)
+        self.base = np.cumsum(self.regions) - self.regions
+        self.owner = np.repeat(np.repeat(np.arange(len(pairs)), self.regions), self.count)
+        self.region = np.repeat(np.arange(len(self.count)) - np.repeat(self.base, self.regions), self.count)
+
+    def indices(self, pairs: np.ndarray, regions: np.ndarray) -> np.ndarray:
+        """Rows of region ``regions[k]`` of pair ``pairs[k]``, for every k, in order."""
+        flat = self.base[pairs] + regions
+        counts = self.count[flat]
+        total = int(counts.sum())
+        offsets = np.repeat(self.start[flat] - np.cumsum(counts) + counts, counts)
+        return offsets + np.arange(total)
+
+    def slack(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        padded = np.append(q, 0.0)
+        return self.bound[rows] - np.einsum("ij,ij->i", self.coef[rows], padded[self.cols[rows]])
+
+    def least_slack(self, pairs: np.ndarray, regions: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Per region ``regions[k]`` of pair ``pairs[k]``: the least slack of its rows at ``q``.
+
+        Negative outside the region, about zero on its boundary, inf for a region
+        without rows.
+        """
+        least = np.full(len(pairs), np.inf)
+        if not len(pairs):
+            return least
+        counts = self.count[self.base[pairs] + regions]
+        slack = self.slack(self.indices(pairs, regions), q)
+        filled = counts > 0
+        least[filled] = np.minimum.reduceat(slack, (np.cumsum(counts) - counts)[filled])
+        return least
+
+    def rows(self, pairs: np.ndarray, regions: np.ndarray, which: np.ndarray | None = None,
+             dense_limit: float = math.inf) -> tuple[np.ndarray | sparse.csr_array, np.ndarray, np.ndarray]:
+        """The regions' rows (or the subset ``which`` of their indices) as ``G``, ``h`` and owners.
+
+        ``G`` is dense up to ``dense_limit`` entries, sparse beyond.
+        """
+        rows = self.indices(pairs, regions) if which is None else which
+        coef, cols = self.coef[rows], self.cols[rows]
+        if len(rows) * self.n <= dense_limit:
+            G = np.zeros((len(rows), self.n + 1))  # the padding lands in the extra last column
+            G[np.arange(len(rows))[:, None], cols] = coef
+            G = G[:, :self.n]
+        else:
+            real = cols < self.n
+            G = sparse.csr_array((coef[real], cols[real], np.concatenate([[0], np.cumsum(real.sum(axis=1))])),
+                                 shape=(len(rows), self.n))
+        return G, self.bound[rows], self.owner[rows]
+
+    def tight(self, pairs: np.ndarray, regions: np.ndarray, q: np.ndarray,
+              tolerance: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows of the regions tight at ``q``, dense, their pairs and their regions' numbers in their pairs."""
+        rows = self.indices(pairs, regions)
+        rows = rows[self.slack(rows, q) <= tolerance]
+        G, _, owners = self.rows(pairs, regions, rows)
+        return G, owners, self.region[rows]

@@ -141,7 +141,6 @@ class Trace:
     pieces: list[Piece]
     end_reason: str
     stats: TraceStats
-    region_names: dict[tuple[int, ...], dict[str, str]] = field(default_factory=dict)
     segments: list[Segment] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -150,6 +149,16 @@ class Trace:
     @property
     def mechanism(self):
         return self.analysis.mechanism
+
+    def pair_regions(self, key: tuple[int, ...]) -> dict[str, str]:
+        """Names of the pairwise regions making up the mechanism region ``key``, by pair.
+
+        >>> from cspace import analyze, load, trace
+        >>> t = trace(analyze(load("fixtures/feeder.toml")), until=1.0)
+        >>> t.pair_regions(t.pieces[0].key)["piston/block1"]
+        'r3'
+        """
+        return {pair.name: pair.regions[i].name for pair, i in zip(self.analysis.constraining_pairs, key)}
 
     def samples(self) -> list[tuple[float, int, np.ndarray]]:
         """(time, segment number, configuration) at every sampling step and segment boundary.

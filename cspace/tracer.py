@@ -75,7 +75,6 @@ class Tracer:
         self.dynamics = SimpleDynamics(self.n, links, {j: (f.direction, f.speed) for j, f in self.forces.items()},
                                        self.manager, mechanism.speed, self.tolerance.velocity)
         self.is_angle = np.array([c.is_angle for c in mechanism.coordinates])
-        self.region_names: dict[tuple[int, ...], dict[str, str]] = {}
 
     def run(self, allotment: float) -> Trace:
         start = time.perf_counter()
@@ -118,7 +117,7 @@ class Tracer:
             nonempty_regions=len(self.diagram.stats.explored),  # see RegionStats
             traversed_regions=len({p.key for p in pieces}),
             lp_solves=self.manager.solves, pieces=len(pieces), seconds=time.perf_counter() - start)
-        return Trace(self.analysis, pieces, end, stats, self.region_names)
+        return Trace(self.analysis, pieces, end, stats)
 
     def guard(self, pieces: list[Piece]) -> None:
         if len(pieces) > self.max_pieces:
@@ -134,29 +133,28 @@ class Tracer:
         tight contacts and linkages connect to them. Every combination of the regions
         those pairs may be in is tried; the best velocity program wins.
         """
-        choices = self.diagram.choices(q)
-        dynamics = self.dynamics
+        diagram, dynamics = self.diagram, self.dynamics
+        here = diagram.choices(q)
         if phase == EXTERNAL:
             frozen = dynamics.frozen(fixed)
             # Forces stuck under the rows all candidate regions share are stuck in every one.
-            if dynamics.stuck_forces(self.diagram.common_rows(choices, q), frozen) == set(dynamics.forces):
+            if dynamics.stuck_forces(here.common_rows(), frozen) == set(dynamics.forces):
                 return None
             start: set[int] = set()
-            for key in choices.keys():
-                region = self.diagram.region(key)
-                rows = region.G[region.tight_except(q, choices.loose)]
-                start |= set(dynamics.forces) - dynamics.stuck_forces(rows, frozen)
+            for key in here.keys():
+                start |= set(dynamics.forces) - dynamics.stuck_forces(here.tight_rows(key), frozen)
             if not start:
                 return None
         else:
             start = {j for j, rate in fixed.items() if rate != 0}
-        movable = dynamics.reach(self.diagram.touching_rows(choices, q), start)
-        choices = choices.among(self.diagram.pairs_among(movable))
+        movable = dynamics.reach(here.touching_rows(), start)
+        active = diagram.active(movable)
+        choices = here.among(active)
         still = set(range(self.n)) - movable
         best: Velocity | None = None
         best_key: tuple[int, ...] = ()
         for key in choices.keys():
-            region = self.diagram.region(key)
+            region = diagram.region(key, active)
             found = dynamics.determined(region, q, fixed, movable, choices.loose)
             if found is False:
                 found = dynamics.velocity(region, q, phase, fixed, choices.loose, still)
@@ -164,17 +162,15 @@ class Tracer:
                 best, best_key = found, key
         if best is None:
             return None
-        if phase == EXTERNAL and best.progress <= self.dynamics.eps:
+        if phase == EXTERNAL and best.progress <= dynamics.eps:
             return None
-        region = self.diagram.region(self.diagram.settle(choices, best_key, best.v))
-        best = self.dynamics.mode(region, q, phase, fixed, best)
+        region = diagram.region(diagram.settle(choices, best_key, best.v, active), active)
+        best = dynamics.mode(region, q, phase, fixed, best)
         followed = self.follow(best, q, param, limit)
         if len(followed.params) < 2:
             # The program found a motion its own mode cannot follow: never loop on it.
             raise TraceError(f"no progress at t = {now:.6g} ({phase} step): the motion found at this "
                              "configuration stops at once")
-        if best.region.key not in self.region_names:
-            self.region_names[best.region.key] = self.diagram.pair_regions(best.region.key)
         configs = np.asarray(followed.configs)
         params = np.asarray(followed.params)
         middle = _at(params, configs, 0.5 * (params[0] + params[-1]))
@@ -182,7 +178,7 @@ class Tracer:
         sampling = self._sampling(phase, motion, roots)
         return Piece(phase, motion, best.region.key, params, configs,
                      now, origin if phase == INPUT else 0.0, sampling, roots, lines,
-                     self.diagram.contacts(best.region.key, middle),
+                     diagram.contacts(best.region, middle, here),
                      tuple(int(s) for s in np.sign(best.velocity)), followed.end)
 
     def follow(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:

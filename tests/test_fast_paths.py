@@ -1,11 +1,13 @@
 """The tracer's shortcuts change nothing: with every velocity left to the linear program,
-every fixture and a batch of generated mechanisms trace to byte-identical reports."""
+or with the representations meant for large mechanisms (sparse regions, R-tree
+lookups), every fixture and a batch of generated mechanisms trace to byte-identical
+reports."""
 
 from __future__ import annotations
 
 import pytest
 
-from cspace import analyze, load, loads, trace
+from cspace import analyze, load, loads, regions, trace
 from cspace.dynamics import SimpleDynamics
 from cspace.fuzz import SeededDraw, mechanism
 from cspace.testing import assert_traces_equal
@@ -19,6 +21,25 @@ def traced_both_ways(analysis, monkeypatch):
         patch.setattr(SimpleDynamics, "determined", lambda self, *args: False)
         slow = trace(analysis)
     return fast, slow
+
+
+def traced_as_if_large(analysis, monkeypatch):
+    with monkeypatch.context() as patch:
+        patch.setattr(regions, "DENSE_LIMIT", 0)
+        patch.setattr(regions, "FEW_REGIONS", 0)
+        return trace(analysis)
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_fixtures_trace_the_same_as_if_large(name, monkeypatch):
+    analysis = analyze(load(fixture_path(name)))
+    assert_traces_equal(trace(analysis), traced_as_if_large(analysis, monkeypatch))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_generated_mechanisms_trace_the_same_as_if_large(seed, monkeypatch):
+    analysis = analyze(loads(mechanism(SeededDraw(seed))))
+    assert_traces_equal(trace(analysis), traced_as_if_large(analysis, monkeypatch))
 
 
 @pytest.mark.parametrize("name", FIXTURES)
