@@ -15,34 +15,35 @@ instantaneous motions.
 
 from .analysis import Analysis, analyze
 from .describe import (
-                     describe,
-                     path_csv,
-                     path_json,
-                     region_table,
-                     statistics,
-                     summary,
-                     to_json,
+    describe,
+    path_csv,
+    path_json,
+    region_rows,
+    region_table,
+    statistics,
+    summary,
+    to_json,
 )
 from .errors import (
-                     CspaceError,
-                     GeometryError,
-                     LinkageError,
-                     ModelError,
-                     TraceError,
-                     UnsupportedPairError,
+    CspaceError,
+    GeometryError,
+    LinkageError,
+    ModelError,
+    TraceError,
+    UnsupportedPairError,
 )
 from .geometry import Arc, Line, Profile
 from .linkage import LinkageTable
 from .loader import load, loads
 from .model import (
-                     Coordinate,
-                     Force,
-                     InputMotion,
-                     Joint,
-                     Linkage,
-                     Mechanism,
-                     Part,
-                     Slice,
+    Coordinate,
+    Force,
+    InputMotion,
+    Joint,
+    Linkage,
+    Mechanism,
+    Part,
+    Slice,
 )
 from .pairspace import Contact, PairSpace, Region
 from .tolerance import Tolerance
@@ -54,5 +55,5 @@ __all__ = [
     "Joint", "Line", "Linkage", "LinkageError", "LinkageTable", "Mechanism", "ModelError", "PairSpace",
     "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Tolerance", "Trace", "TraceError",
     "UnsupportedPairError", "analyze", "describe", "load", "loads", "path_csv", "path_json",
-    "region_table", "statistics", "summary", "to_json", "trace",
+    "region_rows", "region_table", "statistics", "summary", "to_json", "trace",
 ]

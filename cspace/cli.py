@@ -65,6 +65,46 @@ def _parser() -> argparse.ArgumentParser:
                                             "configuration and build every pair space.")
     check.add_argument("file", help="mechanism file (TOML)")
     check.set_defaults(run=_check)
+
+    animate = commands.add_parser("animate", help="render the traced path as a 3D animation (.gif or .mp4)",
+                                  description="Trace the mechanism and render one frame per path snapshot, "
+                                              "offscreen, external motions included.")
+    animate.add_argument("file", help="mechanism file (TOML)")
+    animate.add_argument("-o", "--output", required=True, metavar="OUT", help="animation to write (.gif or .mp4)")
+    animate.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
+    animate.add_argument("--size", type=_size, default=(800, 600), metavar="WxH",
+                         help="frame size in pixels (default: 800x600)")
+    animate.add_argument("--view", choices=("3d", "plane"), default="3d",
+                         help="3d: from the front and above; plane: straight down the z axis (both parallel projections)")
+    animate.add_argument("--fps", type=_fps, default=10.0, help="frames per second (default: 10)")
+    animate.set_defaults(run=_animate)
+
+    show = commands.add_parser("show", help="play the traced path in an interactive 3D window",
+                               description="Open a window with play/pause and a snapshot slider "
+                                           "(needs a display).")
+    show.add_argument("file", help="mechanism file (TOML)")
+    show.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
+    show.add_argument("--size", type=_size, default=(1024, 768), metavar="WxH",
+                      help="window size in pixels (default: 1024x768)")
+    show.set_defaults(run=_show)
+
+    plot_pair = commands.add_parser("plot-pair", help="draw a pair's configuration space and the path (Figure 5)",
+                                    description="Draw the configuration space of two parts: blocked space "
+                                                "shaded, region boundaries dashed, regions labelled, the "
+                                                "traced path over it.")
+    plot_pair.add_argument("file", help="mechanism file (TOML)")
+    plot_pair.add_argument("part_a", metavar="PART_A", help="a part")
+    plot_pair.add_argument("part_b", metavar="PART_B", help="another part it can touch")
+    plot_pair.add_argument("-o", "--output", required=True, metavar="OUT", help="figure to write (.png, .svg or .pdf)")
+    plot_pair.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
+    plot_pair.set_defaults(run=_plot_pair)
+
+    regions = commands.add_parser("regions", help="print the regions each segment crossed (Figure 10) as a document",
+                                  description="Print the region table of Figure 10 as Markdown or HTML.")
+    regions.add_argument("file", help="mechanism file (TOML)")
+    regions.add_argument("--format", choices=("md", "html"), default="md", help="md (default) or html")
+    regions.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
+    regions.set_defaults(run=_regions)
     return parser
 
 
@@ -75,6 +115,26 @@ def _time(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a non-negative number of seconds, got {text}")
+    return value
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels, e.g. 800x600, got {text!r}")
+    size = (int(width), int(height))
+    if not all(16 <= v <= 8192 for v in size):
+        raise argparse.ArgumentTypeError(f"width and height must be 16 to 8192 pixels, got {text}")
+    return size
+
+
+def _fps(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 100:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 100 frames per second, got {text}")
     return value
 
 
@@ -110,6 +170,46 @@ def _check(args: argparse.Namespace) -> int:
     print(f"{args.file}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
           f"{len(mechanism.linkages)} linkages, {len(analysis.pairs)} interacting pairs "
           f"({len(analysis.constraining_pairs)} constraining, {regions} regions)")
+    return 0
+
+
+# The rendering commands below import viz (pyvista, matplotlib) in their handlers: the library never imports it.
+def _animate(args: argparse.Namespace) -> int:
+    from viz.animation import animate, check_animation
+
+    check_animation(args.output, size=args.size, fps=args.fps, field="-o")
+    result = trace(analyze(load(args.file)), until=args.until)
+    frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
+                     progress=sys.stderr.isatty())
+    print(f"{args.output}: {frames} frames, {args.size[0]}x{args.size[1]}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    from viz.viewer import check_display, show
+
+    check_display()
+    show(trace(analyze(load(args.file)), until=args.until), size=args.size)
+    return 0
+
+
+def _plot_pair(args: argparse.Namespace) -> int:
+    from viz.output import check_output
+    from viz.pair_plot import FORMATS, find_pair, plot_pair
+
+    check_output(args.output, FORMATS, field="-o")
+    analysis = analyze(load(args.file))
+    find_pair(analysis, args.part_a, args.part_b)
+    plot_pair(trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
+    print(f"{args.output}: configuration space of {args.part_a}/{args.part_b}")
+    return 0
+
+
+def _regions(args: argparse.Namespace) -> int:
+    from viz.region_table import html_region_table, markdown_region_table
+
+    result = trace(analyze(load(args.file)), until=args.until)
+    sys.stdout.write(html_region_table(result) if args.format == "html" else markdown_region_table(result))
     return 0
 
 

@@ -125,10 +125,11 @@ def path_json(trace: Trace) -> str:
     return json.dumps({"columns": names, "rows": rows}) + "\n"
 
 
-def region_table(trace: Trace) -> str:
-    """Paper Figure 10: the pairwise region each segment lies in, for every constraining pair."""
+def region_rows(trace: Trace) -> tuple[list[str], list[list[str]]]:
+    """Paper Figure 10 as cells: a header and one row per segment with the pairwise region
+    it lies in for every constraining pair (``r3>r4`` where it crosses from one into another).
+    """
     pairs = [p.name for p in trace.analysis.constraining_pairs]
-    header = ["segment", "motion"] + pairs
     body = []
     for segment in trace.segments:
         cells = [str(segment.index), summary(trace, segment)]
@@ -141,6 +142,12 @@ def region_table(trace: Trace) -> str:
                     names.append(name)
             cells.append(">".join(names))
         body.append(cells)
+    return ["segment", "motion"] + pairs, body
+
+
+def region_table(trace: Trace) -> str:
+    """Paper Figure 10 as aligned text: the pairwise region each segment lies in, for every constraining pair."""
+    header, body = region_rows(trace)
     widths = [max(len(row[i]) for row in [header] + body) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header] + body]
     return "\n".join(lines) + "\n"

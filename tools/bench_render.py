@@ -1,0 +1,68 @@
+"""Time exporting 100 frames of the feeder at 800x600, offscreen: rendering alone, GIF and MP4.
+
+Each run builds the scene, renders the first 100 snapshots of the feeder's path and,
+for the exports, encodes them to a file in a temporary directory; the trace is made
+once, outside the timing. Prints the median and spread of several runs (the machine
+is shared and noisy) and frames per second.
+
+    python tools/bench_render.py [--runs 3] [--frames 100] [--size 800x600]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import pyvista
+
+from cspace import analyze, load, trace
+from viz.animation import render_frames, write_frames
+from viz.scene import Scene
+from viz.snapshots import snapshots
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUTS = {"render only": None, "export .gif": ".gif", "export .mp4": ".mp4"}
+
+
+def one_run(result, frames: int, size: tuple[int, int], suffix: str | None, folder: Path) -> float:
+    shots = snapshots(result)[:frames]
+    start = time.perf_counter()
+    scene = Scene(result.analysis, size=size, framed=[s.values for s in shots])
+    if suffix is None:
+        for _ in render_frames(scene, shots):
+            pass
+    else:
+        write_frames(render_frames(scene, shots), folder / f"feeder{suffix}", fps=10)
+    scene.close()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--frames", type=int, default=100)
+    parser.add_argument("--size", default="800x600")
+    parser.add_argument("--file", type=Path, default=ROOT / "fixtures" / "feeder.toml")
+    args = parser.parse_args()
+    size = tuple(int(v) for v in args.size.lower().split("x"))
+    pyvista.OFF_SCREEN = True
+    result = trace(analyze(load(args.file)))
+    frames = min(args.frames, len(snapshots(result)))
+    print(f"{args.file.name}: {frames} frames at {size[0]}x{size[1]}, {args.runs} runs, on {platform.machine()} "
+          f"{platform.python_implementation()} {platform.python_version()}, pyvista {pyvista.__version__}, "
+          f"VTK {pyvista.vtk_version_info}")
+    print(f"{'what':<14}{'median s':>10}{'min s':>8}{'max s':>8}{'frames/s':>10}")
+    with tempfile.TemporaryDirectory() as folder:
+        one_run(result, 2, size, ".gif", Path(folder))  # warm up the renderer and the encoders
+        for name, suffix in OUTPUTS.items():
+            seconds = [one_run(result, frames, size, suffix, Path(folder)) for _ in range(args.runs)]
+            median = statistics.median(seconds)
+            print(f"{name:<14}{median:>10.2f}{min(seconds):>8.2f}{max(seconds):>8.2f}{frames / median:>10.1f}")
+
+
+if __name__ == "__main__":
+    main()
