@@ -307,6 +307,8 @@ class RegionDiagram:
 
     def _look_few(self, pairs: np.ndarray, everything: np.ndarray, q: np.ndarray) -> None:
         """Candidates of pairs with few regions: every region of every pair tested at once."""
+        if not len(pairs):
+            return
         table, tol = self._table, self._length_tol
         counts = table.regions[pairs]
         every = np.repeat(pairs, counts)
@@ -314,8 +316,6 @@ class RegionDiagram:
         numbers = np.arange(len(every)) - np.repeat(starts, counts)
         least = table.least_slack(every, numbers, q)
         held = least >= -tol
-        if not len(pairs):
-            return
         holding = np.add.reduceat(held.astype(int), starts)
         near = np.logical_or.reduceat(held & (least <= tol), starts)
         only = np.maximum.reduceat(np.where(held, numbers, -1), starts)
@@ -329,6 +329,8 @@ class RegionDiagram:
 
     def _look_many(self, pairs: np.ndarray, everything: np.ndarray, q: np.ndarray) -> None:
         """Candidates of pairs with many regions: strictly inside the one they were in, or the R-tree."""
+        if not len(pairs):
+            return
         tol = self._length_tol
         alone = pairs[self._alone[pairs] >= 0]
         stayed = self._table.least_slack(alone, self._alone[alone], q) > tol
