@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -42,9 +43,14 @@ class LinkageTable:
     periodic: bool
     node_tolerance: float
 
-    @property
+    @cached_property
     def step(self) -> float:
+        """Input spacing of the table's nodes."""
         return float(self.inputs[1] - self.inputs[0])
+
+    @cached_property
+    def _first(self) -> float:
+        return float(self.inputs[0])
 
     def reduce(self, x: float) -> tuple[float, float]:
         """Split an input value into (value in the table range, offset added to it)."""
@@ -62,8 +68,8 @@ class LinkageTable:
 
         At a node the direction of motion decides between the two neighbouring cells.
         """
-        reduced, _ = self.reduce(x)
-        position = (reduced - self.inputs[0]) / self.step
+        reduced, _ = self.reduce(float(x))
+        position = (reduced - self._first) / self.step
         nearest = round(position)
         if abs(position - nearest) * self.step <= self.node_tolerance:
             k = nearest if direction >= 0 else nearest - 1
@@ -157,10 +163,10 @@ class LinkageTable:
         return x + (bound - y) / (float(ys[k]) - y) * (float(xs[k]) - x)
 
     def _interpolate(self, values: np.ndarray, x: float) -> np.ndarray:
-        reduced, _ = self.reduce(x)
+        reduced, _ = self.reduce(float(x))
         if not self.periodic:
-            reduced = min(max(reduced, self.inputs[0]), self.inputs[-1])
-        position = (reduced - self.inputs[0]) / self.step
+            reduced = min(max(reduced, self._first), float(self.inputs[-1]))
+        position = (reduced - self._first) / self.step
         k = min(max(int(math.floor(position)), 0), len(self.inputs) - 2)
         w = position - k
         return values[k] * (1.0 - w) + values[k + 1] * w

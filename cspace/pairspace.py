@@ -168,13 +168,20 @@ class PairSpace:
         return twin
 
     def contacts_in(self, index: int, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
-        """Contacts holding at ``point`` of region ``index``: its contact edges through the point.
+        """Contacts holding at ``point`` of region ``index``: every contact edge through the point.
 
         A point of a region that touches blocked space lies on one of the region's own
-        contact edges (the region is closed and holds no blocked point), so one region
-        is enough.
+        contact edges (the region is closed and holds no blocked point). Inside such an
+        edge that is the whole answer; at its end the point is a corner of blocked space
+        (a corner of one part on a corner of the other), where edges of the neighbouring
+        regions meet too, so every region holding the point is asked. The answer never
+        depends on which region holds the point.
         """
-        return frozenset(c for edge in self.regions[index].contacts_at(point, tolerance) for c in edge.contacts)
+        edges = self.regions[index].contacts_at(point, tolerance)
+        if any(_near(point, edge.start, tolerance) or _near(point, edge.end, tolerance) for edge in edges):
+            edges = tuple(edge for i in self.regions_at(point, tolerance)
+                          for edge in self.regions[i].contacts_at(point, tolerance))
+        return frozenset(c for edge in edges for c in edge.contacts)
 
     def __repr__(self) -> str:
         return (f"PairSpace({self.name!r}, coordinates={self.coordinates!r}, "
@@ -407,6 +414,11 @@ def _lerp(p, q, t):
 
 def _float(p, quantum: float) -> tuple[float, float]:
     return (float(p[0]) * quantum, float(p[1]) * quantum)
+
+
+def _near(point: np.ndarray, corner: tuple, tolerance: float) -> bool:
+    """Is ``point`` within ``tolerance`` of ``corner`` (1-D or 2-D)?"""
+    return math.dist([float(v) for v in point], corner) <= tolerance
 
 
 def _on_segment(point: np.ndarray, start: tuple, end: tuple, tolerance: float) -> bool:

@@ -239,12 +239,14 @@ class Tracer:
                 return self._knots(xs_kept, fs_kept, q, v0, w, rate, param, "table cell")
             xs = np.concatenate([xs_kept[-1][-1:], nodes])
             fs = np.concatenate([fs_kept[-1][-1:], outputs])
+            # Events in order of precedence where they coincide, as when following cell by cell:
+            # the time allotment, then a region exit, then a change of motion at a node.
             events = []
+            if (x_end - xs[-1]) * direction <= 0:
+                events.append((x_end, "time allotment used"))
             slopes = np.diff(fs) / np.diff(xs)
             speeds = v0[turning] + slopes[:, None] * w[turning]
             turned = np.any(np.sign(np.where(np.abs(speeds) > eps, speeds, 0.0)) != expected, axis=1)
-            if turned.any():
-                events.append((xs[int(np.argmax(turned))], "motion changes"))
             excess = excess0 + np.outer(xs - x0, along_x) + np.outer(fs - f0, along_f)
             crossing = (excess[1:] > 0) & (excess[:-1] <= 0)
             hit = crossing.any(axis=1)
@@ -254,13 +256,13 @@ class Tracer:
                 before, after = excess[cell, rows], excess[cell + 1, rows]
                 fraction = float(np.min(np.clip(-before / (after - before), 0.0, 1.0)))
                 events.append((xs[cell] + fraction * (xs[cell + 1] - xs[cell]), "region exit"))
-            if (x_end - xs[-1]) * direction <= 0:
-                events.append((x_end, "time allotment used"))
+            if turned.any():
+                events.append((xs[int(np.argmax(turned))], "motion changes"))
             if not events:
                 xs_kept.append(nodes)
                 fs_kept.append(outputs)
                 continue
-            x_stop, event = min(events, key=lambda e: e[0] * direction)
+            x_stop, event = min(events, key=lambda e: e[0] * direction)  # the first of equals
             before_stop = (x_stop - nodes) * direction > 0
             xs_kept += [nodes[before_stop], np.array([x_stop])]
             fs_kept += [outputs[before_stop], np.array([table.output(x_stop)])]

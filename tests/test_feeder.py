@@ -111,6 +111,8 @@ def test_three_turns_leave_blocks_on_the_table():
     final = traced("feeder").segments[-1].finish
     assert final[2:] == pytest.approx([25, -1, 21, -1, 17, -1], abs=1e-9)
     assert traced("feeder").end_reason == "time allotment used"
+    # The allotment ends exactly where the piston turns back (cd = 6 pi): the allotment is what ended it.
+    assert traced("feeder").segments[-1].end == "time allotment used"
 
 
 def test_each_turn_drops_one_stack_and_pushes_one_block():
@@ -118,3 +120,15 @@ def test_each_turn_drops_one_stack_and_pushes_one_block():
     drops = [s for s in segments if s.phase == "external"]
     assert [s.start_time for s in drops] == pytest.approx([2.1268, 2.1268 + ONE_TURN, 2.1268 + 2 * ONE_TURN],
                                                           abs=5e-5)
+
+
+def test_a_corner_on_a_corner_touches_with_both_face_pairs():
+    """After the first drop block1 lies on the table under the magazine's walls: its top
+    corners touch the walls' bottom corners (block x 12..16, y -1..1; walls above y = 1
+    from x = 12 leftward and x = 16 rightward). At a corner on a corner both face pairs
+    meeting there touch, whichever region of the pair the path is in."""
+    segment = traced("feeder", ONE_TURN).segments[2]
+    contacts = {str(c) for piece in segment.pieces for c in piece.contacts}
+    assert {"frame.left-wall.bottom/block1.top", "frame.left-wall.right/block1.left",
+            "frame.right-wall.bottom/block1.top", "frame.right-wall.left/block1.right"} <= contacts
+    assert "frame.table.top/block1.bottom" in contacts
