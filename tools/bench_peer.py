@@ -1,0 +1,587 @@
+"""cspace against pymunk on the feeder (issue 5): wall time at matched accuracy, side by side.
+
+What it measures, all in one process run, the two programs alternating so that a
+shared, noisy machine slows both alike:
+
+* the paper's 3-block feeder (``fixtures/feeder.toml``), three revolutions, in
+  cspace and in pymunk (``tools/peer_feeder.py``). cspace three ways: "cold" is load +
+  analyze + trace with the pair-space disk cache off (a first run: every pair space
+  is computed); "disk cache" is the same with the pair spaces read from the disk
+  cache (a second run of the command line); "pair spaces cached" is trace alone on an
+  analysed mechanism;
+* pymunk over a sweep of time steps: for each, the error of its event times (the
+  stack drops, the piston touches block i) against the exact crank-slider values
+  (``tools/feeder_n.py``), its worst interpenetration, how far its final state is
+  from cspace's, and its wall time. The largest step whose event error is at most
+  1e-3 is the one cspace is compared with; the ratio is the median over pairs of
+  pymunk time / cspace time measured back to back;
+* the N-block feeder (N blocks in a taller magazine, N revolutions) in both, cspace
+  cold, to show how each cost grows with N (one run each for N >= 30);
+* where cspace's time goes: the analyze stages (pair spaces), a cProfile of the trace
+  by stage (LP solves, region lookups, region building, following, ...), and the
+  trace's cost per traversed region and per piece as a multiple of one feasibility
+  LP on a traversed region's constraints (both minima of repeated runs, as the
+  machine is noisy).
+
+pymunk times are pure stepping (build the space, step, read the final positions):
+its events and penetration come from a separate run that inspects every step from
+Python, which would otherwise dominate its time. cspace times include everything
+it reports (segments, contacts, event times).
+
+    python tools/bench_peer.py [--repeats 5] [--blocks 3 10 30 100] [--iterations 10]
+
+pymunk is a benchmark-only dependency (``pip install '.[bench]'``); cspace never imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import datetime
+import importlib.metadata
+import math
+import os
+import platform
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pymunk
+from feeder_n import Feeder
+from peer_feeder import Measurement, measure, run, steps_for
+
+from cspace import Analysis, CspaceError, Trace, analyze, load, loads, trace
+from cspace.constraints import ConstraintManager, LpResult
+from cspace.dynamics import Mode, SimpleDynamics
+from cspace.linkage import LinkageTable
+from cspace.regions import RegionDiagram
+from cspace.trace import build_segments
+from cspace.tracer import Tracer
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "fixtures" / "feeder.toml"
+MATCHED_ACCURACY = 1e-3
+STEPS_PER_SECOND = (60, 120, 240, 480, 960, 1920, 3840)
+FINEST_STEPS_PER_SECOND = 30720
+SINGLE_RUN_FROM = 30
+FEASIBILITY_REPEATS = 60  # feasibility LPs per traversed region; the fastest counts
+TRACE_REPEATS = 25  # cached traces for the per-region cost; the fastest counts
+
+
+@dataclass
+class Events:
+    """Event times (drops, touches, in order of revolution) and final block corners (x, y)."""
+
+    drops: list[float]
+    touches: list[float]
+    corners: list[tuple[float, float]]
+
+    def error(self, feeder: Feeder) -> float:
+        """Largest deviation from the exact event times; inf if an event is missing or extra."""
+        found, exact = self.drops + self.touches, feeder.drop_times() + feeder.touch_times()
+        if len(self.drops) != feeder.revolutions or len(self.touches) != feeder.revolutions:
+            return math.inf
+        return max(abs(a - b) for a, b in zip(found, exact, strict=True))
+
+
+@dataclass
+class SweepRow:
+    """pymunk at one time step: accuracy against the exact events and cspace, and median wall time."""
+
+    dt: float
+    measurement: Measurement
+    event_error: float
+    final_difference: float
+    seconds: float
+
+
+@dataclass
+class ScalingRow:
+    """Both programs on the N-block feeder.
+
+    ``final_difference`` is pymunk's final state against ``against`` (cspace's, or
+    the expected one where cspace fails); ``cspace_final`` is cspace's against the
+    expected one; ``cspace_failure`` is cspace's error message, if any. Penetrations
+    are depths (positive = overlap); pymunk's is nan from ``SINGLE_RUN_FROM`` blocks,
+    where reading every contact every step would take longer than the rest together.
+    """
+
+    blocks: int
+    runs: int
+    cspace_seconds: float
+    pymunk_seconds: float
+    ratio: float
+    cspace_error: float
+    pymunk_error: float
+    cspace_penetration: float
+    pymunk_penetration: float
+    final_difference: float
+    against: str
+    cspace_final: float
+    cspace_failure: str
+
+
+def cspace_events(result: Trace, feeder: Feeder) -> Events:
+    """Event times from cspace's segments and the final block corners.
+
+    A drop is the start of an external segment. A touch of block i is the start of
+    the first input segment in which the piston moves right with its right face on
+    block i's left face (during the drop the falling block slides down that face
+    too, in an external segment, which is not the touch).
+    """
+    index = result.mechanism.coordinate_index
+    xp = index["xp"]
+    drops = [s.start_time for s in result.segments if s.phase == "external"]
+    touches = []
+    for i in range(1, feeder.blocks + 1):
+        contact = f"piston.right/block{i}.left"
+        touch = next((s.start_time for s in result.segments if s.phase == "input" and s.finish[xp] > s.start[xp]
+                      and contact in {str(c) for c in s.first.contacts}), None)
+        if touch is not None:
+            touches.append(touch)
+    final = result.segments[-1].finish
+    corners = [(float(final[index[f"xb{i}"]]), float(final[index[f"yb{i}"]])) for i in range(1, feeder.blocks + 1)]
+    return Events(drops, touches, corners)
+
+
+def corner_difference(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> float:
+    """Largest coordinate difference between two lists of block corners."""
+    return max(max(abs(xa - xb), abs(ya - yb)) for (xa, ya), (xb, yb) in zip(a, b, strict=True))
+
+
+def cspace_penetration(result: Trace) -> float:
+    """cspace's deepest overlap of two parts over the path (0 if none).
+
+    The path is linear between knots and each piece stays in one convex region, so
+    the knots suffice: at each, the largest excess of a pair row of the piece's
+    region (all pairs' rows) over its bound. Pair rows are unit normals of the pair
+    spaces, so the excess is a depth in length units.
+    """
+    diagram = RegionDiagram(result.analysis)
+    knots: dict[tuple[int, ...], list[np.ndarray]] = defaultdict(list)
+    for piece in result.pieces:
+        knots[piece.key].append(piece.configs)
+    deepest = 0.0
+    for key, configs in knots.items():
+        region = diagram.region(key)
+        pair = np.array([kind == "pair" for kind in region.kinds])
+        excess = (region.G @ np.vstack(configs).T)[pair] - region.h[pair, None]
+        deepest = max(deepest, float(excess.max(initial=0.0)))
+    return deepest
+
+
+def expected_corners(feeder: Feeder) -> list[tuple[float, float]]:
+    """Where simple dynamics leaves the blocks: a train on the table ending at x = 17."""
+    return [(feeder.final_block_x(i), -1.0) for i in range(1, feeder.blocks + 1)]
+
+
+def timed(action: Callable[[], object]) -> tuple[float, object]:
+    """Wall time of one call and its result."""
+    start = time.perf_counter()
+    result = action()
+    return time.perf_counter() - start, result
+
+
+@contextmanager
+def disk_cache(enabled: bool) -> Iterator[None]:
+    """The pair-space disk cache left as it is (``enabled``) or switched off, for the duration."""
+    saved = os.environ.get("CSPACE_CACHE")
+    if not enabled:
+        os.environ["CSPACE_CACHE"] = "off"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("CSPACE_CACHE", None)
+        else:
+            os.environ["CSPACE_CACHE"] = saved
+
+
+def cspace_cold(source: Path | str, use_disk_cache: bool = False) -> tuple[Analysis, Trace]:
+    """Load (a file, or mechanism text), analyse and trace: what a run of the command line costs.
+
+    Without the disk cache every pair space is computed, as in a user's first run.
+    """
+    with disk_cache(use_disk_cache):
+        mechanism = load(source) if isinstance(source, Path) else loads(source)
+        analysis = analyze(mechanism)
+        return analysis, trace(analysis)
+
+
+def pymunk_sweep(feeder: Feeder, iterations: int, repeats: int, reference: list[tuple[float, float]]) -> list[SweepRow]:
+    """pymunk at ever smaller steps, until one meets the matched accuracy (or the finest step)."""
+    rows: list[SweepRow] = []
+    rates = list(STEPS_PER_SECOND)
+    while rates:
+        dt = 1.0 / rates.pop(0)
+        measurement = measure(feeder, dt, iterations)
+        found = Events(measurement.drops, measurement.touches, measurement.corners)
+        seconds = statistics.median(timed(lambda step=dt: run(feeder, step, iterations))[0] for _ in range(repeats))
+        rows.append(SweepRow(dt, measurement, found.error(feeder), corner_difference(measurement.corners, reference),
+                             seconds))
+        if not rates and rows[-1].event_error > MATCHED_ACCURACY and 2 / dt <= FINEST_STEPS_PER_SECOND:
+            rates.append(round(2 / dt))
+    return rows
+
+
+def matched_step(rows: list[SweepRow]) -> SweepRow:
+    """The largest step whose event error is within the matched accuracy (else the most accurate)."""
+    good = [r for r in rows if r.event_error <= MATCHED_ACCURACY]
+    return max(good, key=lambda r: r.dt) if good else min(rows, key=lambda r: r.event_error)
+
+
+def headline_pairs(dt: float, iterations: int, repeats: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """cspace (cold, from the disk cache, pair spaces cached) and pymunk on the 3-block feeder, alternating.
+
+    Each of the ``repeats`` rounds runs all four; pymunk runs last in one round and
+    first in the next, so neither program always runs first. Returns the times per
+    variant and, from the cold runs, the analyze stages' times.
+    """
+    feeder = Feeder(3)
+    analysis = analyze(load(FIXTURE))
+    times: dict[str, list[float]] = defaultdict(list)
+    stages: dict[str, list[float]] = defaultdict(list)
+
+    def cold() -> None:
+        seconds, (cold_analysis, _) = timed(lambda: cspace_cold(FIXTURE))
+        times["cold"].append(seconds)
+        for stage, value in cold_analysis.timings.items():
+            stages[stage].append(value)
+
+    def disk() -> None:
+        times["disk"].append(timed(lambda: cspace_cold(FIXTURE, use_disk_cache=True))[0])
+
+    def cached() -> None:
+        times["cached"].append(timed(lambda: trace(analysis))[0])
+
+    def peer() -> None:
+        times["pymunk"].append(timed(lambda: run(feeder, dt, iterations))[0])
+
+    for r in range(repeats):
+        for action in ((cold, disk, cached, peer) if r % 2 == 0 else (peer, cold, disk, cached)):
+            action()
+    return times, stages
+
+
+def paired_ratio(numerators: list[float], denominators: list[float]) -> float:
+    """Median of the ratios of times measured back to back."""
+    return statistics.median(a / b for a, b in zip(numerators, denominators, strict=True))
+
+
+def scaling_row(blocks: int, dt: float, iterations: int, repeats: int) -> ScalingRow:
+    """Both programs on the N-block feeder, alternating; one run each from ``SINGLE_RUN_FROM`` blocks."""
+    feeder = Feeder(blocks)
+    text = feeder.toml()
+    cspace_times: list[float] = []
+    pymunk_times: list[float] = []
+    results: list[Trace] = []
+    failures: list[str] = []
+
+    def ours() -> None:
+        start = time.perf_counter()
+        try:
+            results.append(cspace_cold(text)[1])
+        except CspaceError as error:
+            failures.append(f"{type(error).__name__} after {time.perf_counter() - start:.1f} s: {error}")
+        cspace_times.append(time.perf_counter() - start)
+
+    def peer() -> None:
+        pymunk_times.append(timed(lambda: run(feeder, dt, iterations))[0])
+
+    runs = 1 if blocks >= SINGLE_RUN_FROM else repeats
+    for r in range(runs):
+        for action in ((ours, peer) if r % 2 == 0 else (peer, ours)):
+            action()
+    peer_run = measure(feeder, dt, iterations, penetration=blocks < SINGLE_RUN_FROM)
+    peer_events = Events(peer_run.drops, peer_run.touches, peer_run.corners)
+    expected = expected_corners(feeder)
+    if results:
+        ours_events = cspace_events(results[0], feeder)
+        cspace_error, reference, against = ours_events.error(feeder), ours_events.corners, "cspace"
+        cspace_final, cspace_depth = corner_difference(ours_events.corners, expected), cspace_penetration(results[0])
+    else:
+        cspace_error, reference, against = math.nan, expected, "x = 17 + 4(N-i), y = -1"
+        cspace_final = cspace_depth = math.nan
+    return ScalingRow(blocks, runs, statistics.median(cspace_times), statistics.median(pymunk_times),
+                      paired_ratio(pymunk_times, cspace_times), cspace_error, peer_events.error(feeder),
+                      cspace_depth, -peer_run.penetration, corner_difference(peer_run.corners, reference), against,
+                      cspace_final, failures[0] if failures else "")
+
+
+TRACE_STAGES: tuple[tuple[str, Callable], ...] = (
+    ("tracer steps (Tracer.step)", Tracer.step),
+    ("  region lookups", RegionDiagram.choices),
+    ("  region building", RegionDiagram.region),
+    ("  settling free pairs", RegionDiagram.settle),
+    ("  determined motions", SimpleDynamics.determined),
+    ("  velocity programs", SimpleDynamics.velocity),
+    ("  modes of motion", SimpleDynamics.mode),
+    ("  LP solves, all callers", ConstraintManager.solve),
+    ("  following", Tracer.follow),
+    ("    without linkage motion", Tracer.follow_straight),
+    ("    along one linkage table", Tracer.follow_table),
+    ("    cell by cell", Tracer.follow_cells),
+    ("      mode velocity per cell", Mode.velocity_at),
+    ("    linkage table lookahead", LinkageTable.ahead),
+    ("  drive relation", Tracer.drive_lines),
+    ("  contacts of pieces", RegionDiagram.contacts),
+    ("segments", build_segments),
+)
+
+
+def profile_trace(analysis: Analysis) -> tuple[float, list[tuple[str, str, int, float]], dict[str, float]]:
+    """cProfile of one trace: total; (stage, function, calls, cumulative time); self time per module.
+
+    Stages are matched by their functions' code objects, so a renamed function
+    breaks this script at import instead of silently dropping out of the profile;
+    a stage the trace never enters is listed with 0 calls.
+    """
+    profile = cProfile.Profile()
+    profile.enable()
+    trace(analysis)
+    profile.disable()
+    profile.create_stats()
+    modules: dict[str, float] = defaultdict(float)
+    for (filename, _, name), (_, _, own, _, _) in profile.stats.items():
+        modules[_module(filename, name)] += own
+    stages = []
+    for label, function in TRACE_STAGES:
+        code = function.__code__
+        _, calls, _, cumulative, _ = profile.stats.get((code.co_filename, code.co_firstlineno, code.co_name),
+                                                       (0, 0, 0.0, 0.0, {}))
+        where = f"{function.__module__.removeprefix('cspace.')}.{function.__qualname__}"
+        stages.append((label, where, calls, cumulative))
+    return sum(modules.values()), stages, dict(modules)
+
+
+def _module(filename: str, name: str) -> str:
+    """Where a profiled function's own time belongs: a cspace module or the library doing the work."""
+    if "/cspace/" in filename:
+        return "cspace/" + filename.rsplit("/cspace/", 1)[1]
+    for library in ("highspy", "numpy", "shapely", "rtree", "scipy"):
+        if library in filename or library in name:
+            return library
+    return "Python and builtins"
+
+
+def lp_solve_times(analysis: Analysis) -> list[float]:
+    """Wall time of every LP solve the tracer makes, timed through a wrapper on its manager.
+
+    The tracer's dynamics solve through the tracer's one ``ConstraintManager``
+    (``Tracer.manager``), so wrapping that instance's ``solve`` sees every LP.
+    """
+    tracer = Tracer(analysis)
+    manager = tracer.manager
+    solve = manager.solve
+    times: list[float] = []
+
+    def timed_solve(*args: np.ndarray) -> LpResult:
+        start = time.perf_counter()
+        result = solve(*args)
+        times.append(time.perf_counter() - start)
+        return result
+
+    manager.solve = timed_solve
+    tracer.run(analysis.mechanism.time)
+    return times
+
+
+def feasibility_times(analysis: Analysis, result: Trace) -> list[tuple[float, int]]:
+    """Per traversed region: the fastest of repeated feasibility LPs on its constraints, and its row count.
+
+    The region is built from its key alone: every constraining pair's rows and the
+    coordinate limits (the tracer itself builds regions from the active pairs'
+    rows only, which are fewer).
+    """
+    manager = ConstraintManager(analysis.mechanism.tolerance.lp)
+    diagram = RegionDiagram(analysis)
+    found = []
+    for key in sorted({piece.key for piece in result.pieces}):
+        region = diagram.region(key)
+        G, h = region.rows(), region.h
+        best = math.inf
+        for _ in range(FEASIBILITY_REPEATS):
+            start = time.perf_counter()
+            manager.feasible(G, h)
+            best = min(best, time.perf_counter() - start)
+        found.append((best, len(h)))
+    return found
+
+
+def seconds_text(value: float) -> str:
+    """A duration with three significant digits and a unit that keeps it readable."""
+    if value < 1e-3:
+        return f"{value * 1e6:.3g} us"
+    if value < 1:
+        return f"{value * 1e3:.3g} ms"
+    return f"{value:.3g} s"
+
+
+def ratio_text(value: float) -> str:
+    """A ratio with three significant digits, trailing zeros kept: 8.00, 12.5, 150."""
+    return f"{value:#.3g}".rstrip(".") if value < 1000 else f"{value:.0f}"
+
+
+def error_text(value: float) -> str:
+    """An event error: n/a when not measured, "missing" when an event is missing or extra."""
+    return "n/a" if math.isnan(value) else ("missing" if math.isinf(value) else f"{value:.2e}")
+
+
+def depth_text(value: float) -> str:
+    """A penetration depth, n/a when not measured."""
+    return "n/a" if math.isnan(value) else f"{value:.1e}"
+
+
+def print_header(iterations: int, repeats: int) -> None:
+    """When, on what machine, and with which versions and pymunk settings the benchmark ran."""
+    print(f"cspace vs pymunk on the feeder -- {datetime.datetime.now().isoformat(timespec='seconds')}")
+    print(f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f} at start; Python {platform.python_version()}")
+    print(f"cspace {importlib.metadata.version('cspace')}, pymunk {pymunk.version} "
+          f"(Chipmunk {pymunk.chipmunk_version.split('-')[0]}), {iterations} solver iterations, "
+          f"collision slop 1e-4, table friction 1, g = 10; {repeats} alternating repetitions")
+    print()
+
+
+def print_table(headline: dict[str, list[float]], matched: SweepRow, exact: Events, ours: Events, depth: float,
+                scaling: list[ScalingRow]) -> None:
+    """The acceptance table: the 3-block feeder at matched accuracy, then the N-scaling rows.
+
+    ``depth`` is cspace's deepest penetration on the 3-block feeder.
+    """
+    feeder = Feeder(3)
+    peer = statistics.median(headline["pymunk"])
+    print(f"{'case':<40}{'cspace':>10}{'pymunk':>10}{'pymunk/cspace':>15}{'cspace err':>12}"
+          f"{'pymunk err':>12}{'cspace pen':>12}{'pymunk pen':>12}{'final diff':>12}{'runs':>6}")
+    for label, key in (("feeder, cold (load+analyze+trace)", "cold"), ("feeder, pair spaces from disk cache", "disk"),
+                       ("feeder, pair spaces cached (trace)", "cached")):
+        print(f"{label:<40}{seconds_text(statistics.median(headline[key])):>10}{seconds_text(peer):>10}"
+              f"{ratio_text(paired_ratio(headline['pymunk'], headline[key])):>15}{error_text(ours.error(feeder)):>12}"
+              f"{error_text(matched.event_error):>12}{depth_text(depth):>12}"
+              f"{depth_text(-matched.measurement.penetration):>12}{matched.final_difference:>12.1e}"
+              f"{len(headline[key]):>6}")
+    for row in scaling:
+        label = f"N = {row.blocks} blocks, {row.blocks} revolutions, cold"
+        cspace_time = seconds_text(row.cspace_seconds) + ("!" if row.cspace_failure else "")
+        print(f"{label:<40}{cspace_time:>10}{seconds_text(row.pymunk_seconds):>10}"
+              f"{'-' if row.cspace_failure else ratio_text(row.ratio):>15}{error_text(row.cspace_error):>12}"
+              f"{error_text(row.pymunk_error):>12}{depth_text(row.cspace_penetration):>12}"
+              f"{depth_text(row.pymunk_penetration):>12}{row.final_difference:>12.1e}{row.runs:>6}")
+    print(f"pymunk at dt = 1/{round(1 / matched.dt)} (the largest step with event error <= {MATCHED_ACCURACY:g}); "
+          "times are medians; pymunk/cspace is the median of back-to-back pairs.")
+    print("err: largest |event time - exact| over the drops and touches; pen: deepest overlap of two parts "
+          "over the run (cspace: largest excess of a pair-space row at a knot; pymunk: deepest contact; "
+          f"not measured in pymunk from N = {SINGLE_RUN_FROM}); final diff: largest difference of pymunk's "
+          "final block corners from cspace's")
+    for row in scaling:
+        if not row.cspace_failure:
+            print(f"  N = {row.blocks}: cspace's final state is within {row.cspace_final:.1e} of x = 17 + 4(N-i), "
+                  "y = -1")
+    for row in scaling:
+        if row.cspace_failure:
+            print(f"! N = {row.blocks}: cspace fails ({row.cspace_failure[:160]}); the time is until it fails; "
+                  f"pymunk's final state is compared with {row.against}")
+    print()
+    print("final block corners (x, y) after three revolutions, 3-block feeder:")
+    for i, ((cx, cy), (px, py)) in enumerate(zip(ours.corners, matched.measurement.corners, strict=True), start=1):
+        print(f"  block{i}: cspace ({cx:.6f}, {cy:.6f})  pymunk ({px:.6f}, {py:.6f})  "
+              f"difference ({px - cx:+.1e}, {py - cy:+.1e})")
+    print("event times (s):         " + "  ".join(f"{n:>9}" for n in ("drop 1", "drop 2", "drop 3",
+                                                                       "touch 1", "touch 2", "touch 3")))
+    for label, events in (("exact (closed form)", exact), ("cspace", ours),
+                          (f"pymunk dt=1/{round(1 / matched.dt)}",
+                           Events(matched.measurement.drops, matched.measurement.touches, []))):
+        print(f"  {label:<22}" + "  ".join(f"{t:>9.5f}" for t in events.drops + events.touches))
+    print()
+
+
+def print_sweep(rows: list[SweepRow], feeder: Feeder, matched: SweepRow) -> None:
+    """pymunk's accuracy, penetration and time at every time step tried, the matched one marked."""
+    print("pymunk time-step sweep, 3-block feeder, three revolutions:")
+    print(f"{'dt':>8}{'steps':>8}{'event err':>11}{'worst penetration':>19}{'final diff':>12}{'time':>10}")
+    for row in rows:
+        mark = "  <- matched accuracy" if row is matched else ""
+        print(f"{'1/' + str(round(1 / row.dt)):>8}{steps_for(feeder, row.dt):>8}{error_text(row.event_error):>11}"
+              f"{-row.measurement.penetration:>19.1e}{row.final_difference:>12.1e}"
+              f"{seconds_text(row.seconds):>10}{mark}")
+    print("penetration: deepest overlap of two shapes seen in any contact over the run (pymunk's "
+          "contact distance, negated); time: median of pure-stepping runs")
+    print()
+
+
+def print_profile(analysis: Analysis, result: Trace, stages: dict[str, list[float]], repeats: int) -> None:
+    """Where the time goes: analyze stages, trace stages, modules, and region vs LP cost."""
+    print("where cspace's time goes, 3-block feeder:")
+    print("  analyze stages (medians of the cold runs; pair spaces are built here):")
+    for stage, values in stages.items():
+        print(f"    {stage:<40}{seconds_text(statistics.median(values)):>10}")
+    total, trace_stages, modules = profile_trace(analysis)
+    print(f"  trace under cProfile, {seconds_text(total)} (cumulative time per stage; stages nest, so they overlap):")
+    for label, where, calls, cumulative in trace_stages:
+        share = 100 * cumulative / total
+        print(f"    {label:<30}{where:<38}{calls:>7} calls{seconds_text(cumulative):>10}{share:>6.0f} %")
+    samples = statistics.median(timed(result.samples)[0] for _ in range(repeats))
+    print(f"    {'sampling (Trace.samples)':<30}{'trace.Trace.samples':<38}{'':>13}{seconds_text(samples):>10}"
+          "   (after the trace, unprofiled)")
+    print("  self time by module under cProfile:")
+    for module, own in sorted(modules.items(), key=lambda item: -item[1]):
+        if own >= 0.01 * total:
+            print(f"    {module:<40}{seconds_text(own):>10}{100 * own / total:>6.0f} %")
+    fastest = min(timed(lambda: trace(analysis))[0] for _ in range(TRACE_REPEATS))
+    solves = lp_solve_times(analysis)
+    print(f"  trace, fastest of {TRACE_REPEATS} (pair spaces cached, unprofiled): {seconds_text(fastest)}; "
+          f"{result.stats.traversed_regions} traversed regions, {len(result.pieces)} pieces, "
+          f"{result.stats.explored_regions} regions explored")
+    print(f"  LP solves the tracer makes: {len(solves)}, median {seconds_text(statistics.median(solves))}, "
+          f"{seconds_text(sum(solves))} in all ({100 * sum(solves) / fastest:.0f} % of the fastest trace)")
+    feasibility = feasibility_times(analysis, result)
+    lp = statistics.median(seconds for seconds, _ in feasibility)
+    rows = statistics.median(count for _, count in feasibility)
+    regions, pieces = result.stats.traversed_regions, len(result.pieces)
+    print(f"  one feasibility LP on a traversed region's constraints ({rows:.0f} rows x "
+          f"{len(analysis.mechanism.coordinates)} coordinates, every pair and the limits): {seconds_text(lp)} "
+          f"(median over the {len(feasibility)} regions of the fastest of {FEASIBILITY_REPEATS} solves)")
+    for label, count in (("traversed region", regions), ("piece", pieces)):
+        share = fastest / count
+        print(f"    per {label + ':':<18}{seconds_text(share):>10} = {share / lp:5.1f} feasibility LPs")
+
+
+def main() -> None:
+    """Parse the options and run the benchmark with a disk cache of its own."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help="alternating repetitions (default 5)")
+    parser.add_argument("--blocks", type=int, nargs="*", default=[3, 10, 30, 100],
+                        help="block counts of the N-scaling rows (default 3 10 30 100)")
+    parser.add_argument("--iterations", type=int, default=10, help="pymunk solver iterations (default 10)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="cspace-bench-cache-") as folder:
+        os.environ["CSPACE_CACHE"] = folder  # the disk cache starts empty and is the benchmark's own
+        benchmark(args.repeats, args.blocks, args.iterations)
+
+
+def benchmark(repeats: int, blocks: list[int], iterations: int) -> None:
+    """Measure everything, then print the table, the time-step sweep and the profile."""
+    started = time.perf_counter()
+    print_header(iterations, repeats)
+    feeder = Feeder(3)
+    analysis, result = cspace_cold(FIXTURE, use_disk_cache=True)  # fills the disk cache
+    ours = cspace_events(result, feeder)
+    exact = Events(feeder.drop_times(), feeder.touch_times(), expected_corners(feeder))
+    rows = pymunk_sweep(feeder, iterations, repeats, ours.corners)
+    matched = matched_step(rows)
+    headline, stages = headline_pairs(matched.dt, iterations, repeats)
+    scaling = [scaling_row(n, matched.dt, iterations, repeats) for n in blocks]
+    print_table(headline, matched, exact, ours, cspace_penetration(result), scaling)
+    print_sweep(rows, feeder, matched)
+    print_profile(analysis, result, stages, repeats)
+    print(f"\nbenchmark took {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
