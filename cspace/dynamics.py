@@ -32,6 +32,7 @@ INPUT = "input"
 EXTERNAL = "external"
 UNFORCED_WEIGHT = 1e-3
 SPEED_LIMIT = 1e6
+STUCK_MEMO = 256  # stuck-force answers kept: a resting stack meets the same tight rows step after step
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,7 @@ class SimpleDynamics:
         self.manager = manager
         self.eps = velocity_tolerance
         self.limit = SPEED_LIMIT * speed
+        self._stuck: dict[tuple, frozenset[int]] = {}
 
     def velocity(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
                  ignore: np.ndarray, still: set[int] = frozenset()) -> Velocity | None:
@@ -232,8 +234,17 @@ class SimpleDynamics:
         it, and each such coordinate cannot move that way either (frozen coordinates
         cannot move at all). Sound: a velocity program never moves a force it calls stuck.
         Propagated from each newly stuck motion to the rows it appears in, so the work is
-        linear in the rows' entries.
+        linear in the rows' entries. The answer depends only on the rows' coefficients and
+        ``frozen``, so it is remembered for them.
         """
+        memo = (rows.shape, rows.tobytes(), frozenset(frozen))
+        if memo not in self._stuck:
+            if len(self._stuck) >= STUCK_MEMO:
+                self._stuck.clear()
+            self._stuck[memo] = frozenset(self._stuck_forces(rows, frozen))
+        return set(self._stuck[memo])
+
+    def _stuck_forces(self, rows: np.ndarray, frozen: set[int]) -> set[int]:
         members = _members(rows)
         stuck = {(k, s) for k in frozen for s in (1, -1)}
         # waiting[r]: members of row r whose relieving motion is not known to be stuck

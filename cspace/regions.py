@@ -27,7 +27,7 @@ from .tolerance import NOISE
 MAX_CANDIDATES = 4096
 REGION_CACHE = 256  # mechanism regions kept, most recently used
 FEW_REGIONS = 16  # a pair with at most this many regions tests them all instead of asking its R-tree
-DENSE_LIMIT = 20000  # a region with at most this many matrix entries is dense, else sparse
+DENSE_LIMIT = 20000  # a matrix (a region's rows, every pair's point) of at most this many entries is dense
 
 
 @dataclass(frozen=True)
@@ -252,7 +252,8 @@ class RegionDiagram:
             block = np.zeros((pair.dimension, n))
             block[:, columns] = pair.matrix
             blocks.append(block)
-        self._points = np.vstack(blocks) if blocks else np.zeros((0, n))
+        points = np.vstack(blocks) if blocks else np.zeros((0, n))
+        self._points = points if points.size <= DENSE_LIMIT else sparse.csr_array(points)
         self._slices = np.cumsum([0] + [pair.dimension for pair in self.pairs])
         self._point_owner = np.repeat(np.arange(len(self.pairs)), [pair.dimension for pair in self.pairs])
         self._table = _RowTable(self.pairs, self._columns, n)
