@@ -27,6 +27,7 @@ from .tolerance import NOISE
 MAX_CANDIDATES = 4096
 REGION_CACHE = 256  # mechanism regions kept, most recently used
 FEW_REGIONS = 16  # a pair with at most this many regions tests them all instead of asking its R-tree
+CONTACT_MEMO = 4096  # pairs' contacts kept by (pair, region, point)
 DENSE_LIMIT = 20000  # a matrix (a region's rows, every pair's point) of at most this many entries is dense
 
 
@@ -454,16 +455,20 @@ class RegionDiagram:
         present = np.zeros(len(self.pairs), bool)
         present[region.owners[region.owners >= 0]] = True
         for p in sorted(set(region.owners[tight].tolist()) - {-1}):
-            pair = self.pairs[p]
-            found.update(pair.contacts_in(key[p], pair.point(q[self._columns[p]]), self._length_tol))
+            found.update(self._pair_contacts(p, key[p], self.pairs[p].point(q[self._columns[p]])))
         for p in np.flatnonzero(still.touching & ~present).tolist():
-            point = still.point(p)
-            memo = (p, key[p], point.tobytes())
-            if memo not in self._contacts:
-                self._contacts[memo] = self.pairs[p].contacts_in(key[p], point, self._length_tol)
-            found.update(self._contacts[memo])
+            found.update(self._pair_contacts(p, key[p], still.point(p)))
         found.update(stop for stop, hit in zip(region.stops, tight) if stop is not None and hit)
         return frozenset(found)
+
+    def _pair_contacts(self, p: int, index: int, point: np.ndarray) -> frozenset:
+        """Contacts of pair p at ``point`` of its region ``index``, remembered: parts at rest keep their point."""
+        memo = (p, index, point.tobytes())
+        if memo not in self._contacts:
+            if len(self._contacts) >= CONTACT_MEMO:
+                self._contacts.clear()
+            self._contacts[memo] = self.pairs[p].contacts_in(index, point, self._length_tol)
+        return self._contacts[memo]
 
     def _tight_limits(self, q: np.ndarray) -> np.ndarray:
         return self._limit_rows[self._limit_h - self._limit_rows @ q <= self._limit_tol]
