@@ -167,7 +167,7 @@ class LinkageTable:
         if not self.periodic:
             reduced = min(max(reduced, self._first), float(self.inputs[-1]))
         position = (reduced - self._first) / self.step
-        k = min(max(int(math.floor(position)), 0), len(self.inputs) - 2)
+        k = min(max(math.floor(position), 0), len(self.inputs) - 2)
         w = position - k
         return values[k] * (1.0 - w) + values[k + 1] * w
 
@@ -230,39 +230,43 @@ class _JointSystem:
         self.where = f"linkage {linkage.name!r}"
         self.parts = sorted({p for joint in linkage.joints for p in joint.parts})
 
-    def transforms(self, u: np.ndarray, x: float) -> dict[str, np.ndarray]:
-        """Transform of every part a joint touches, for member poses and output ``u`` and input ``x``."""
-        values = {self.linkage.input: x, self.linkage.output: u[-1]}
+    def poses(self, u: np.ndarray, x: float) -> dict[str, tuple[float, float, float, float]]:
+        """Pose (cos, sin, x, y) of every part a joint touches, for member poses and output ``u`` and input ``x``.
+
+        Plain floats: the solvers ask for them thousands of times per table.
+        """
+        values = {self.linkage.input: x, self.linkage.output: float(u[-1])}
         out = {}
         for part in self.parts:
             if part in self.members:
                 i = 3 * self.members[part]
-                out[part] = rigid(u[i + 2], u[i], u[i + 1])
+                angle = float(u[i + 2])
+                out[part] = (math.cos(angle), math.sin(angle), float(u[i]), float(u[i + 1]))
             else:
                 owner = self.mechanism.part(part)
-                out[part] = part_transform(self.mechanism, owner, values) if owner.motion != FIXED else np.eye(3)
+                t = part_transform(self.mechanism, owner, values) if owner.motion != FIXED else np.eye(3)
+                out[part] = (float(t[0, 0]), float(t[1, 0]), float(t[0, 2]), float(t[1, 2]))
         return out
 
     def world(self, part: str, point, u: np.ndarray, x: float) -> np.ndarray:
         """A point of a part in the plane."""
-        transform = self.transforms(u, x)[part]
-        return transform[:2, :2] @ np.asarray(point, float) + transform[:2, 2]
+        return np.array(_placed(self.poses(u, x)[part], point))
 
     def residual(self, u: np.ndarray, x: float) -> np.ndarray:
+        """How far each joint is from closing (lengths over the mechanism's size, angles)."""
         out = []
-        placed = self.transforms(u, x)
+        placed = self.poses(u, x)
         for joint in self.linkage.joints:
             a, b = joint.parts
-            pa = placed[a][:2, :2] @ joint.points[0] + placed[a][:2, 2]
-            pb = placed[b][:2, :2] @ joint.points[1] + placed[b][:2, 2]
+            ax, ay = _placed(placed[a], joint.points[0])
+            bx, by = _placed(placed[b], joint.points[1])
             if joint.kind == "pin":
-                out.extend((pa - pb) / self.scale)
+                out += [(ax - bx) / self.scale, (ay - by) / self.scale]
             else:
                 axis = self.direction(a, joint.axis, u, x)
-                d = pb - pa
-                out.append((d[0] * axis[1] - d[1] * axis[0]) / self.scale)
+                out.append(((bx - ax) * axis[1] - (by - ay) * axis[0]) / self.scale)
                 out.append(self.angle(b, u, x) - self.angle(a, u, x))
-        return np.asarray(out)
+        return np.array(out)
 
     def direction(self, part: str, axis, u: np.ndarray, x: float) -> np.ndarray:
         angle = self.angle(part, u, x)
@@ -280,7 +284,11 @@ class _JointSystem:
         return 0.0
 
     def assemble(self, x: float, y_hint: float, tolerance: float) -> np.ndarray:
-        """Member poses at input x with the output near its hint, then the exact output."""
+        """Member poses at input x with the output near its hint, then the exact output.
+
+        Members start at 16 angles round the circle in turn; the first start that closes
+        every joint (to the joint tolerance) is taken, else the closest of all 16.
+        """
         # Imported here: scipy.optimize alone doubles the CLI's start-up time.
         from scipy.optimize import least_squares
 
@@ -291,6 +299,8 @@ class _JointSystem:
                                 xtol=1e-14, ftol=1e-14, gtol=1e-14)
             if fit.cost < best_cost:
                 best, best_cost = np.append(fit.x, y_hint), fit.cost
+            if math.sqrt(2 * best_cost) * self.scale <= self.joint:
+                break
         if best is None or math.sqrt(2 * best_cost) * self.scale > tolerance:
             raise LinkageError(f"cannot assemble at {self.linkage.input} = {_num(x)} with "
                                f"{self.linkage.output} = {_num(y_hint)}", where=self.where, field="joints")
@@ -376,6 +386,12 @@ class _JointSystem:
             raise LinkageError(f"does not return to its initial assembly after a full turn of "
                                f"{self.linkage.input}", where=self.where, field="joints")
         return turn
+
+
+def _placed(pose: tuple[float, float, float, float], point) -> tuple[float, float]:
+    """A part's point in the plane, for its pose as (cos, sin, x, y)."""
+    c, s, tx, ty = pose
+    return c * point[0] - s * point[1] + tx, s * point[0] + c * point[1] + ty
 
 
 def _num(value: float) -> str:
