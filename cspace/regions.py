@@ -164,7 +164,7 @@ class Choices:
         """Pair p's point."""
         return self.points[self.slices[p]:self.slices[p + 1]]
 
-    def keys(self) -> list[tuple[int, ...]]:
+    def candidates(self) -> list[tuple[int, ...]]:
         """Potential regions to try: every combination over the touching pairs."""
         base = self.first.tolist()
         varying = np.flatnonzero(self.touching & self.several).tolist()

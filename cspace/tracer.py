@@ -141,7 +141,7 @@ class Tracer:
             if dynamics.stuck_forces(here.common_rows(), frozen) == set(dynamics.forces):
                 return None
             start: set[int] = set()
-            for key in here.keys():
+            for key in here.candidates():
                 start |= set(dynamics.forces) - dynamics.stuck_forces(here.tight_rows(key), frozen)
             if not start:
                 return None
@@ -151,15 +151,18 @@ class Tracer:
         active = diagram.active(movable)
         choices = here.among(active)
         still = set(range(self.n)) - movable
+        nonnegative = not any(j in dynamics.forces and j not in fixed for j in movable)
         best: Velocity | None = None
         best_key: tuple[int, ...] = ()
-        for key in choices.keys():
+        for key in choices.candidates():
             region = diagram.region(key, active)
             found = dynamics.determined(region, q, fixed, movable, choices.loose)
             if found is False:
                 found = dynamics.velocity(region, q, phase, fixed, choices.loose, still)
             if found is not None and (best is None or found.objective < best.objective - dynamics.eps):
                 best, best_key = found, key
+            if unbeatable(best, nonnegative):
+                break
         if best is None:
             return None
         if phase == EXTERNAL and best.progress <= dynamics.eps:
@@ -358,6 +361,13 @@ class Tracer:
             return self.mechanism.inputs[motion].sampling
         steps = [self.forces[j].sampling for j in roots if j in self.forces]
         return min(steps) if steps else min(f.sampling for f in self.mechanism.forces)
+
+
+def unbeatable(best: Velocity | None, nonnegative: bool) -> bool:
+    """Can no other candidate region beat ``best``? So when objectives are ``nonnegative``
+    (no force-loaded coordinate is free to move: the objective only counts how much
+    unforced coordinates move) and nothing moves beyond the prescribed motion."""
+    return nonnegative and best is not None and best.objective <= 0.0
 
 
 def _at(params: np.ndarray, configs: np.ndarray, value: float) -> np.ndarray:
