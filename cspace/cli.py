@@ -108,33 +108,43 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _time(text: str) -> float:
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def _time(text: str) -> float:
+    value = _number(text)
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a non-negative number of seconds, got {text}")
     return value
 
 
+# The picture options are checked by viz's own checks (viz.output imports no renderer).
 def _size(text: str) -> tuple[int, int]:
+    from viz.output import check_size
+
     width, _, height = text.lower().partition("x")
     if not (width.isdigit() and height.isdigit()):
         raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels, e.g. 800x600, got {text!r}")
     size = (int(width), int(height))
-    if not all(16 <= v <= 8192 for v in size):
-        raise argparse.ArgumentTypeError(f"width and height must be 16 to 8192 pixels, got {text}")
+    try:
+        check_size(size)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return size
 
 
 def _fps(text: str) -> float:
+    from viz.output import check_fps
+
+    value = _number(text)
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0 < value <= 100:
-        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 100 frames per second, got {text}")
+        check_fps(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
     return value
 
 

@@ -26,8 +26,8 @@ from tqdm import tqdm
 from cspace import Trace
 from cspace.errors import ModelError
 
-from .output import check_output
-from .scene import Scene, check_size
+from .output import check_fps, check_output, check_size
+from .scene import Scene
 from .snapshots import Snapshot, snapshots
 
 FORMATS = (".gif", ".mp4")
@@ -55,8 +55,7 @@ def check_animation(path: str | Path, *, size: tuple[int, int], fps: float, fiel
     """
     check_output(path, FORMATS, field=field)
     check_size(size)
-    if not 0 < fps <= 100:
-        raise ValueError(f"fps must be in (0, 100], got {fps!r}")
+    check_fps(fps)
     if Path(path).suffix.lower() == ".mp4" and (size[0] % 2 or size[1] % 2):
         raise ModelError(f"an MP4 needs an even width and height, got {size[0]}x{size[1]}", file=str(path),
                          field=field)

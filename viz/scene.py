@@ -31,6 +31,7 @@ from cspace import Analysis
 from .colors import part_colors
 from .framing import check_view, framed_box, place_camera
 from .mesh import PartMesh, mechanism_meshes
+from .output import check_size
 from .pins import PIN_COLOR, mechanism_pins
 from .snapshots import part_poses
 
@@ -153,12 +154,6 @@ def wrapped(text: str, columns: int) -> str:
                 current = "  " + piece
         lines.append(current)
     return "\n".join(lines)
-
-
-def check_size(size: tuple[int, int]) -> None:
-    """Raise ValueError unless ``size`` is (width, height) in pixels, each 16 to 8192."""
-    if len(size) != 2 or not all(isinstance(v, int) and 16 <= v <= 8192 for v in size):
-        raise ValueError(f"size must be (width, height) in pixels, each from 16 to 8192, got {size!r}")
 
 
 def _matrix4(transform: np.ndarray) -> np.ndarray:
