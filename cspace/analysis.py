@@ -10,12 +10,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
 from . import cache
 from .checks import check_initial_overlaps, check_profiles
 from .errors import ModelError, UnsupportedPairError
+from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
 from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference
 from .model import Mechanism, Part
@@ -41,6 +43,11 @@ class Analysis:
     def constraining_pairs(self) -> tuple[PairSpace, ...]:
         """Pairs whose space imposes some constraint."""
         return tuple(p for p in self.pairs if not p.imposes_nothing)
+
+    @cached_property
+    def layout(self) -> RegionLayout:
+        """The constraining pairs' rows and points over the coordinates; built once, shared by every trace."""
+        return RegionLayout(self.mechanism, self.constraining_pairs)
 
     def __repr__(self) -> str:
         return (f"Analysis({self.mechanism.name!r}, pairs={len(self.pairs)}, "

@@ -22,28 +22,13 @@ from scipy import sparse
 from .analysis import Analysis
 from .constraints import ConstraintManager, implied_bounds
 from .errors import TraceError
+from .layout import Stop
 from .tolerance import NOISE
 
 MAX_CANDIDATES = 4096
 REGION_CACHE = 256  # mechanism regions kept, most recently used
 FEW_REGIONS = 16  # a pair with at most this many regions tests them all instead of asking its R-tree
 CONTACT_MEMO = 4096  # pairs' contacts kept by (pair, region, point)
-DENSE_LIMIT = 20000  # a matrix (a region's rows, every pair's point) of at most this many entries is dense
-
-
-@dataclass(frozen=True)
-class Stop:
-    """A coordinate resting on one of its limits (a stop), reported like a contact."""
-
-    coordinate: str
-    side: str
-    value: float
-
-    def __str__(self) -> str:
-        return f"{self.coordinate} at {self.side} limit {self.value:g}"
-
-    def __lt__(self, other) -> bool:
-        return str(self) < str(other)
 
 
 @dataclass
@@ -240,24 +225,7 @@ class RegionDiagram:
         self.mechanism = analysis.mechanism
         self.pairs = analysis.constraining_pairs
         self.stats = RegionStats()
-        tol = self.mechanism.tolerance
-        n = len(self.mechanism.coordinates)
-        index = self.mechanism.coordinate_index
-        self._columns = [np.array([index[c] for c in pair.coordinates]) for pair in self.pairs]
-        self._incidence = np.zeros((len(self.pairs), n), bool)
-        for p, columns in enumerate(self._columns):
-            self._incidence[p, columns] = True
-        # Every pair's point at once: one product, then each pair's slice of it.
-        blocks = []
-        for pair, columns in zip(self.pairs, self._columns):
-            block = np.zeros((pair.dimension, n))
-            block[:, columns] = pair.matrix
-            blocks.append(block)
-        points = np.vstack(blocks) if blocks else np.zeros((0, n))
-        self._points = points if points.size <= DENSE_LIMIT else sparse.csr_array(points)
-        self._slices = np.cumsum([0] + [pair.dimension for pair in self.pairs])
-        self._point_owner = np.repeat(np.arange(len(self.pairs)), [pair.dimension for pair in self.pairs])
-        self._table = _RowTable(self.pairs, self._columns, n)
+        self.layout = analysis.layout
         self._regions: dict[bytes, MechanismRegion] = {}
         self._recent: dict[tuple, MechanismRegion] = {}
         self._found: list[tuple[int, ...]] = [()] * len(self.pairs)
@@ -268,13 +236,9 @@ class RegionDiagram:
         self._last_points: np.ndarray | None = None
         self._last_choices: tuple[np.ndarray, Choices] | None = None
         self._contacts: dict[tuple, frozenset] = {}
-        self._angle = np.array([c.is_angle for c in self.mechanism.coordinates])
-        self._n = n
+        tol = self.mechanism.tolerance
         self._length_tol = tol.length
-        self._angle_tol = tol.angle
         self._velocity_tol = tol.velocity
-        self._limit_rows, self._limit_h, self._limit_stops = self._limits()
-        self._limit_tol = np.array([self._tolerance(int(np.argmax(np.abs(r)))) for r in self._limit_rows])
 
     @property
     def potential(self) -> int:
@@ -290,20 +254,20 @@ class RegionDiagram:
         """
         if self._last_choices is not None and np.array_equal(self._last_choices[0], q):
             return self._last_choices[1]
-        everything = self._points @ q
+        everything = self.layout.points @ q
         changed = np.ones(len(self.pairs), bool)
         if self._last_points is not None:
             changed[:] = False
-            changed[self._point_owner[everything != self._last_points]] = True
-        self._look_few(np.flatnonzero(changed & (self._table.regions <= FEW_REGIONS)), everything, q)
-        self._look_many(np.flatnonzero(changed & (self._table.regions > FEW_REGIONS)), everything, q)
+            changed[self.layout.point_owner[everything != self._last_points]] = True
+        self._look_few(np.flatnonzero(changed & (self.layout.table.regions <= FEW_REGIONS)), everything, q)
+        self._look_many(np.flatnonzero(changed & (self.layout.table.regions > FEW_REGIONS)), everything, q)
         self._last_points = everything
         touching = np.flatnonzero(self._touch)
         numbers = np.array([i for p in touching.tolist() for i in self._found[p]], int)
         pairs = np.repeat(touching, [len(self._found[p]) for p in touching.tolist()])
-        G, owners, sources = self._table.tight(pairs, numbers, q, self._length_tol)
+        G, owners, sources = self.layout.table.tight(pairs, numbers, q, self._length_tol)
         choices = Choices(tuple(self._found), self._touch.copy(), self._several.copy(), self._first.copy(),
-                          everything, self._slices, TightRows(G, owners, sources, self._tight_limits(q)))
+                          everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)))
         self._last_choices = (q.copy(), choices)
         return choices
 
@@ -311,7 +275,7 @@ class RegionDiagram:
         """Candidates of pairs with few regions: every region of every pair tested at once."""
         if not len(pairs):
             return
-        table, tol = self._table, self._length_tol
+        table, tol = self.layout.table, self._length_tol
         counts = table.regions[pairs]
         every = np.repeat(pairs, counts)
         starts = np.cumsum(counts) - counts
@@ -326,7 +290,7 @@ class RegionDiagram:
         for k in np.flatnonzero(~settled).tolist():
             p = int(pairs[k])
             found = tuple(numbers[starts[k]:starts[k] + counts[k]][held[starts[k]:starts[k] + counts[k]]].tolist())
-            point = everything[self._slices[p]:self._slices[p + 1]]
+            point = everything[self.layout.slices[p]:self.layout.slices[p + 1]]
             self._update(p, found, bool(near[k]), point)
 
     def _look_many(self, pairs: np.ndarray, everything: np.ndarray, q: np.ndarray) -> None:
@@ -335,9 +299,9 @@ class RegionDiagram:
             return
         tol = self._length_tol
         alone = pairs[self._alone[pairs] >= 0]
-        stayed = self._table.least_slack(alone, self._alone[alone], q) > tol
+        stayed = self.layout.table.least_slack(alone, self._alone[alone], q) > tol
         for p in np.setdiff1d(pairs, alone[stayed]).tolist():
-            point = everything[self._slices[p]:self._slices[p + 1]]
+            point = everything[self.layout.slices[p]:self.layout.slices[p + 1]]
             self._update(p, tuple(self.pairs[p].regions_at(point, tol)), True, point)
 
     def _update(self, p: int, found: tuple[int, ...], near: bool, point: np.ndarray) -> None:
@@ -352,7 +316,7 @@ class RegionDiagram:
 
     def active(self, coordinates: set[int]) -> np.ndarray:
         """Mask of the constraining pairs with at least one coordinate in ``coordinates``."""
-        return self._incidence[:, sorted(coordinates)].any(axis=1)
+        return self.layout.incidence[:, sorted(coordinates)].any(axis=1)
 
     def settle(self, choices: Choices, key: tuple[int, ...], velocity: np.ndarray,
                active: np.ndarray) -> tuple[int, ...]:
@@ -366,7 +330,7 @@ class RegionDiagram:
         settled = list(key)
         for p in np.flatnonzero(active & ~choices.touching & choices.several).tolist():
             pair = self.pairs[p]
-            rate = pair.matrix @ velocity[self._columns[p]]
+            rate = pair.matrix @ velocity[self.layout.columns[p]]
             point = choices.point(p)
             for i in choices.regions[p]:
                 region = pair.regions[i]
@@ -394,16 +358,16 @@ class RegionDiagram:
         if cached is not None and cached.key != key:
             cached = replace(cached, key=key)  # same rows: only inactive pairs' regions differ
         if cached is None:
-            G, h, owners = self._table.rows(pairs, regions, dense_limit=DENSE_LIMIT)
+            G, h, owners = self.layout.table.rows(pairs, regions)
             pair_rows = len(h)
-            G = np.vstack([G, self._limit_rows]) if isinstance(G, np.ndarray) else \
-                sparse.vstack([G, sparse.csr_array(self._limit_rows)], format="csr")
+            G = np.vstack([G, self.layout.limit_rows]) if isinstance(G, np.ndarray) else \
+                sparse.vstack([G, sparse.csr_array(self.layout.limit_rows)], format="csr")
             cached = MechanismRegion(
-                key, G, np.concatenate([h, self._limit_h]),
-                ("pair",) * pair_rows + ("limit",) * len(self._limit_h),
-                np.concatenate([np.full(pair_rows, self._length_tol), self._limit_tol]),
-                (None,) * pair_rows + self._limit_stops,
-                np.concatenate([owners, np.full(len(self._limit_h), -1)]))
+                key, G, np.concatenate([h, self.layout.limit_h]),
+                ("pair",) * pair_rows + ("limit",) * len(self.layout.limit_h),
+                np.concatenate([np.full(pair_rows, self._length_tol), self.layout.limit_tol]),
+                (None,) * pair_rows + self.layout.limit_stops,
+                np.concatenate([owners, np.full(len(self.layout.limit_h), -1)]))
         self._regions[chosen] = cached  # most recently used last
         if len(self._regions) > REGION_CACHE:
             del self._regions[next(iter(self._regions))]
@@ -419,7 +383,7 @@ class RegionDiagram:
         """
         region = self.region(key)
         lower, upper = implied_bounds(region.rows(), region.h) if len(region.h) else (
-            np.full(self._n, -math.inf), np.full(self._n, math.inf))
+            np.full(self.layout.n, -math.inf), np.full(self.layout.n, math.inf))
         rows, bounds = [], []
         for table in self.analysis.linkage_tables.values():
             i = self.mechanism.coordinate_index[table.linkage.input]
@@ -430,7 +394,7 @@ class RegionDiagram:
             for j, lo, hi in ((o, out_lo, out_hi), (i, max(in_lo, lower[i]), min(in_hi, upper[i]))):
                 for sign, value in ((-1.0, lo), (1.0, hi)):
                     if math.isfinite(value):
-                        row = np.zeros(self._n)
+                        row = np.zeros(self.layout.n)
                         row[j] = sign
                         rows.append(row)
                         bounds.append(sign * value)
@@ -440,7 +404,7 @@ class RegionDiagram:
         return MechanismRegion(key, np.vstack([region.rows()] + rows), np.concatenate([region.h, bounds]),
                                region.kinds + ("linkage",) * extra,
                                np.concatenate([region.tolerances,
-                                               [self._tolerance(int(np.argmax(np.abs(r)))) for r in rows]]),
+                                               [self.layout.tolerance(int(np.argmax(np.abs(r)))) for r in rows]]),
                                region.stops + (None,) * extra, np.concatenate([region.owners, np.full(extra, -1)]))
 
     def contacts(self, region: MechanismRegion, q: np.ndarray, still: Choices) -> frozenset:
@@ -455,7 +419,7 @@ class RegionDiagram:
         present = np.zeros(len(self.pairs), bool)
         present[region.owners[region.owners >= 0]] = True
         for p in sorted(set(region.owners[tight].tolist()) - {-1}):
-            found.update(self._pair_contacts(p, key[p], self.pairs[p].point(q[self._columns[p]])))
+            found.update(self._pair_contacts(p, key[p], self.pairs[p].point(q[self.layout.columns[p]])))
         for p in np.flatnonzero(still.touching & ~present).tolist():
             found.update(self._pair_contacts(p, key[p], still.point(p)))
         found.update(stop for stop, hit in zip(region.stops, tight) if stop is not None and hit)
@@ -471,104 +435,5 @@ class RegionDiagram:
         return self._contacts[memo]
 
     def _tight_limits(self, q: np.ndarray) -> np.ndarray:
-        return self._limit_rows[self._limit_h - self._limit_rows @ q <= self._limit_tol]
-
-    def _limits(self):
-        rows, bounds, stops = [], [], []
-        for j, c in enumerate(self.mechanism.coordinates):
-            if c.limits is None:
-                continue
-            for sign, value, side in ((-1.0, c.limits[0], "lower"), (1.0, c.limits[1], "upper")):
-                row = np.zeros(self._n)
-                row[j] = sign
-                rows.append(row)
-                bounds.append(sign * value)
-                stops.append(Stop(c.name, side, value))
-        return np.array(rows).reshape(-1, self._n), np.array(bounds, float), tuple(stops)
-
-    def _tolerance(self, j: int) -> float:
-        return self._angle_tol if self._angle[j] else self._length_tol
-
-
-class _RowTable:
-    """Every pairwise region's rows over the mechanism's coordinates, in flat arrays.
-
-    Row r has coefficients ``coef[r]`` on columns ``cols[r]`` (padded to the widest
-    pair with zeros on a column ``n`` past the last coordinate) and bound ``bound[r]``; region i of pair p owns rows
-    ``start[base[p] + i]`` onwards, ``count[base[p] + i]`` of them. Many regions'
-    rows are then gathered, tested or assembled at once, without a loop over pairs.
-    """
-
-    def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int) -> None:
-        width = max((len(c) for c in columns), default=1)
-        coef, cols, bound, counts = [], [], [], []
-        for pair, where in zip(pairs, columns):
-            local = np.vstack([region.rows for region in pair.regions]) @ pair.matrix
-            coef.append(np.pad(local, ((0, 0), (0, width - len(where)))))
-            cols.append(np.broadcast_to(np.pad(where, (0, width - len(where)), constant_values=n), local.shape[:1] + (width,)))
-            bound.extend(region.bounds for region in pair.regions)
-            counts.extend(len(region.bounds) for region in pair.regions)
-        self.n = n
-        self.width = width
-        self.coef = np.vstack(coef) if coef else np.zeros((0, width))
-        self.cols = np.vstack(cols).astype(int) if cols else np.zeros((0, width), int)
-        self.bound = np.concatenate(bound) if bound else np.zeros(0)
-        self.count = np.array(counts, int)
-        self.start = np.cumsum(self.count) - self.count
-        self.regions = np.array([len(p.regions) for p in pairs], int)
-        self.base = np.cumsum(self.regions) - self.regions
-        self.owner = np.repeat(np.repeat(np.arange(len(pairs)), self.regions), self.count)
-        self.region = np.repeat(np.arange(len(self.count)) - np.repeat(self.base, self.regions), self.count)
-
-    def indices(self, pairs: np.ndarray, regions: np.ndarray) -> np.ndarray:
-        """Rows of region ``regions[k]`` of pair ``pairs[k]``, for every k, in order."""
-        flat = self.base[pairs] + regions
-        counts = self.count[flat]
-        total = int(counts.sum())
-        offsets = np.repeat(self.start[flat] - np.cumsum(counts) + counts, counts)
-        return offsets + np.arange(total)
-
-    def slack(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
-        padded = np.append(q, 0.0)
-        return self.bound[rows] - np.einsum("ij,ij->i", self.coef[rows], padded[self.cols[rows]])
-
-    def least_slack(self, pairs: np.ndarray, regions: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """Per region ``regions[k]`` of pair ``pairs[k]``: the least slack of its rows at ``q``.
-
-        Negative outside the region, about zero on its boundary, inf for a region
-        without rows.
-        """
-        least = np.full(len(pairs), np.inf)
-        if not len(pairs):
-            return least
-        counts = self.count[self.base[pairs] + regions]
-        slack = self.slack(self.indices(pairs, regions), q)
-        filled = counts > 0
-        least[filled] = np.minimum.reduceat(slack, (np.cumsum(counts) - counts)[filled])
-        return least
-
-    def rows(self, pairs: np.ndarray, regions: np.ndarray, which: np.ndarray | None = None,
-             dense_limit: float = math.inf) -> tuple[np.ndarray | sparse.csr_array, np.ndarray, np.ndarray]:
-        """The regions' rows (or the subset ``which`` of their indices) as ``G``, ``h`` and owners.
-
-        ``G`` is dense up to ``dense_limit`` entries, sparse beyond.
-        """
-        rows = self.indices(pairs, regions) if which is None else which
-        coef, cols = self.coef[rows], self.cols[rows]
-        if len(rows) * self.n <= dense_limit:
-            G = np.zeros((len(rows), self.n + 1))  # the padding lands in the extra last column
-            G[np.arange(len(rows))[:, None], cols] = coef
-            G = G[:, :self.n]
-        else:
-            real = cols < self.n
-            G = sparse.csr_array((coef[real], cols[real], np.concatenate([[0], np.cumsum(real.sum(axis=1))])),
-                                 shape=(len(rows), self.n))
-        return G, self.bound[rows], self.owner[rows]
-
-    def tight(self, pairs: np.ndarray, regions: np.ndarray, q: np.ndarray,
-              tolerance: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rows of the regions tight at ``q``, dense, their pairs and their regions' numbers in their pairs."""
-        rows = self.indices(pairs, regions)
-        rows = rows[self.slack(rows, q) <= tolerance]
-        G, _, owners = self.rows(pairs, regions, rows)
-        return G, owners, self.region[rows]
+        layout = self.layout
+        return layout.limit_rows[layout.limit_h - layout.limit_rows @ q <= layout.limit_tol]

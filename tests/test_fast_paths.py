@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cspace import analyze, load, loads, regions, trace, tracer
+from cspace import analyze, layout, load, loads, regions, trace, tracer
 from cspace.dynamics import SimpleDynamics
 from cspace.fuzz import SeededDraw, mechanism
 from cspace.testing import assert_traces_equal
@@ -24,23 +24,26 @@ def traced_both_ways(analysis, monkeypatch):
     return fast, slow
 
 
-def traced_as_if_large(analysis, monkeypatch):
+def traced_as_if_large(build, monkeypatch):
+    """Trace a fresh analysis from ``build()``: its layout is made with the large-mechanism limits."""
     with monkeypatch.context() as patch:
-        patch.setattr(regions, "DENSE_LIMIT", 0)
+        patch.setattr(layout, "DENSE_LIMIT", 0)
         patch.setattr(regions, "FEW_REGIONS", 0)
-        return trace(analysis)
+        return trace(build())
 
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_fixtures_trace_the_same_as_if_large(name, monkeypatch):
-    analysis = analyze(load(fixture_path(name)))
-    assert_traces_equal(trace(analysis), traced_as_if_large(analysis, monkeypatch))
+    def build():
+        return analyze(load(fixture_path(name)))
+    assert_traces_equal(trace(build()), traced_as_if_large(build, monkeypatch))
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_generated_mechanisms_trace_the_same_as_if_large(seed, monkeypatch):
-    analysis = analyze(loads(mechanism(SeededDraw(seed))))
-    assert_traces_equal(trace(analysis), traced_as_if_large(analysis, monkeypatch))
+    def build():
+        return analyze(loads(mechanism(SeededDraw(seed))))
+    assert_traces_equal(trace(build()), traced_as_if_large(build, monkeypatch))
 
 
 @pytest.mark.parametrize("name", FIXTURES)

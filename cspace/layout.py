@@ -1,0 +1,176 @@
+"""The constraining pairs laid out over a mechanism's coordinates, built once per analysis.
+
+Everything the region diagram reads and never changes: which coordinates each pair
+uses, every pair's point as one product, every pairwise region's rows in one flat
+table, and the coordinate limits as rows. :attr:`cspace.analysis.Analysis.layout`
+builds it on first use, so every trace (and every description) of an analysis shares it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from .model import Mechanism
+from .pairspace import PairSpace
+
+DENSE_LIMIT = 20000  # a matrix (a region's rows, every pair's point) of at most this many entries is dense
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A coordinate resting on one of its limits (a stop), reported like a contact."""
+
+    coordinate: str
+    side: str
+    value: float
+
+    def __str__(self) -> str:
+        return f"{self.coordinate} at {self.side} limit {self.value:g}"
+
+    def __lt__(self, other) -> bool:
+        return str(self) < str(other)
+
+
+class RegionLayout:
+    """The static side of a region diagram: pairs, their columns and points, rows and limits.
+
+    ``points @ q`` holds every pair's point, pair p's at ``slices[p]:slices[p + 1]``;
+    ``incidence[p, j]`` says whether pair p uses coordinate j; ``table`` holds every
+    pairwise region's rows; ``limit_rows @ q <= limit_h`` are the coordinate limits,
+    tight within ``limit_tol`` and reported as ``limit_stops``.
+    """
+
+    def __init__(self, mechanism: Mechanism, pairs: tuple[PairSpace, ...]) -> None:
+        tol = mechanism.tolerance
+        n = len(mechanism.coordinates)
+        index = mechanism.coordinate_index
+        self.pairs = pairs
+        self.n = n
+        self.angle = np.array([c.is_angle for c in mechanism.coordinates])
+        self.length_tol, self.angle_tol = tol.length, tol.angle
+        self.columns = [np.array([index[c] for c in pair.coordinates]) for pair in pairs]
+        self.incidence = np.zeros((len(pairs), n), bool)
+        for p, columns in enumerate(self.columns):
+            self.incidence[p, columns] = True
+        blocks = []
+        for pair, columns in zip(pairs, self.columns):
+            block = np.zeros((pair.dimension, n))
+            block[:, columns] = pair.matrix
+            blocks.append(block)
+        points = np.vstack(blocks) if blocks else np.zeros((0, n))
+        self.points = points if points.size <= DENSE_LIMIT else sparse.csr_array(points)
+        self.slices = np.cumsum([0] + [pair.dimension for pair in pairs])
+        self.point_owner = np.repeat(np.arange(len(pairs)), [pair.dimension for pair in pairs])
+        self.table = RowTable(pairs, self.columns, n)
+        self.limit_rows, self.limit_h, self.limit_stops = _limits(mechanism)
+        self.limit_tol = np.array([self.tolerance(int(np.argmax(np.abs(r)))) for r in self.limit_rows])
+
+    def tolerance(self, j: int) -> float:
+        """The tolerance of a row on coordinate j: angle or length."""
+        return self.angle_tol if self.angle[j] else self.length_tol
+
+    def __repr__(self) -> str:
+        return f"RegionLayout(pairs={len(self.pairs)}, rows={len(self.table.bound)}, limits={len(self.limit_h)})"
+
+
+def _limits(mechanism: Mechanism) -> tuple[np.ndarray, np.ndarray, tuple[Stop, ...]]:
+    """Coordinate limits as rows ``row @ q <= bound``, with the stop each one reports."""
+    n = len(mechanism.coordinates)
+    rows, bounds, stops = [], [], []
+    for j, c in enumerate(mechanism.coordinates):
+        if c.limits is None:
+            continue
+        for sign, value, side in ((-1.0, c.limits[0], "lower"), (1.0, c.limits[1], "upper")):
+            row = np.zeros(n)
+            row[j] = sign
+            rows.append(row)
+            bounds.append(sign * value)
+            stops.append(Stop(c.name, side, value))
+    return np.array(rows).reshape(-1, n), np.array(bounds, float), tuple(stops)
+
+
+class RowTable:
+    """Every pairwise region's rows over the mechanism's coordinates, in flat arrays.
+
+    Row r has coefficients ``coef[r]`` on columns ``cols[r]`` (padded to the widest
+    pair with zeros on a column ``n`` past the last coordinate) and bound ``bound[r]``; region i of pair p owns rows
+    ``start[base[p] + i]`` onwards, ``count[base[p] + i]`` of them. Many regions'
+    rows are then gathered, tested or assembled at once, without a loop over pairs.
+    """
+
+    def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int) -> None:
+        width = max((len(c) for c in columns), default=1)
+        coef, cols, bound, counts = [], [], [], []
+        for pair, where in zip(pairs, columns):
+            local = np.vstack([region.rows for region in pair.regions]) @ pair.matrix
+            coef.append(np.pad(local, ((0, 0), (0, width - len(where)))))
+            cols.append(np.broadcast_to(np.pad(where, (0, width - len(where)), constant_values=n), local.shape[:1] + (width,)))
+            bound.extend(region.bounds for region in pair.regions)
+            counts.extend(len(region.bounds) for region in pair.regions)
+        self.n = n
+        self.width = width
+        self.coef = np.vstack(coef) if coef else np.zeros((0, width))
+        self.cols = np.vstack(cols).astype(int) if cols else np.zeros((0, width), int)
+        self.bound = np.concatenate(bound) if bound else np.zeros(0)
+        self.count = np.array(counts, int)
+        self.start = np.cumsum(self.count) - self.count
+        self.regions = np.array([len(p.regions) for p in pairs], int)
+        self.base = np.cumsum(self.regions) - self.regions
+        self.owner = np.repeat(np.repeat(np.arange(len(pairs)), self.regions), self.count)
+        self.region = np.repeat(np.arange(len(self.count)) - np.repeat(self.base, self.regions), self.count)
+
+    def indices(self, pairs: np.ndarray, regions: np.ndarray) -> np.ndarray:
+        """Rows of region ``regions[k]`` of pair ``pairs[k]``, for every k, in order."""
+        flat = self.base[pairs] + regions
+        counts = self.count[flat]
+        total = int(counts.sum())
+        offsets = np.repeat(self.start[flat] - np.cumsum(counts) + counts, counts)
+        return offsets + np.arange(total)
+
+    def slack(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        padded = np.append(q, 0.0)
+        return self.bound[rows] - np.einsum("ij,ij->i", self.coef[rows], padded[self.cols[rows]])
+
+    def least_slack(self, pairs: np.ndarray, regions: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Per region ``regions[k]`` of pair ``pairs[k]``: the least slack of its rows at ``q``.
+
+        Negative outside the region, about zero on its boundary, inf for a region
+        without rows.
+        """
+        least = np.full(len(pairs), np.inf)
+        if not len(pairs):
+            return least
+        counts = self.count[self.base[pairs] + regions]
+        slack = self.slack(self.indices(pairs, regions), q)
+        filled = counts > 0
+        least[filled] = np.minimum.reduceat(slack, (np.cumsum(counts) - counts)[filled])
+        return least
+
+    def rows(self, pairs: np.ndarray, regions: np.ndarray, which: np.ndarray | None = None,
+             dense: bool = False) -> tuple[np.ndarray | sparse.csr_array, np.ndarray, np.ndarray]:
+        """The regions' rows (or the subset ``which`` of their indices) as ``G``, ``h`` and owners.
+
+        ``G`` is dense when asked, or up to ``DENSE_LIMIT`` entries; sparse beyond.
+        """
+        rows = self.indices(pairs, regions) if which is None else which
+        coef, cols = self.coef[rows], self.cols[rows]
+        if dense or len(rows) * self.n <= DENSE_LIMIT:
+            G = np.zeros((len(rows), self.n + 1))  # the padding lands in the extra last column
+            G[np.arange(len(rows))[:, None], cols] = coef
+            G = G[:, :self.n]
+        else:
+            real = cols < self.n
+            G = sparse.csr_array((coef[real], cols[real], np.concatenate([[0], np.cumsum(real.sum(axis=1))])),
+                                 shape=(len(rows), self.n))
+        return G, self.bound[rows], self.owner[rows]
+
+    def tight(self, pairs: np.ndarray, regions: np.ndarray, q: np.ndarray,
+              tolerance: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Rows of the regions tight at ``q``, dense, their pairs and their regions' numbers in their pairs."""
+        rows = self.indices(pairs, regions)
+        rows = rows[self.slack(rows, q) <= tolerance]
+        G, _, owners = self.rows(pairs, regions, rows, dense=True)
+        return G, owners, self.region[rows]
