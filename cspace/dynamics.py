@@ -297,11 +297,12 @@ class SimpleDynamics:
         Prescribed rates and linkages fix some coordinates; every other movable one is
         unforced here, so the program would move each as little as it must. Start them
         at rest; while a tight row is violated and exactly one of them can relieve it,
-        move that one just enough (a push passed along a chain of contacts). Each such
-        move is forced, so the result is the program's optimum. Returns it; None when
-        no motion can (a violated row nothing relieves, or a coordinate forced both
-        ways); False when a program must decide (a row two coordinates could relieve,
-        a force-loaded coordinate that could move).
+        move that one just enough (a push passed along a chain of contacts). A
+        coordinate already moved cannot relieve a row by moving back: its move was
+        forced. Each move is forced, so the result is the program's optimum (and its
+        only one). Returns it; None when no motion can (a violated row nothing
+        relieves); False when a program must decide (a row two coordinates could
+        relieve, a force-loaded coordinate that could move).
         """
         v = np.zeros(self.n)
         known = set(fixed)
@@ -327,16 +328,14 @@ class SimpleDynamics:
                 objective = UNFORCED_WEIGHT * sum(abs(v[j]) for j in moved)
                 return Velocity(objective, v, tuple(directions), self.progress(v))
             r = int(violated[0])
-            relievers = [j for j in free if rows[r, j] != 0]
+            relievers = [j for j in free if rows[r, j] != 0 and not (j in moved and rows[r, j] * moved[j] > 0)]
             if not relievers:
                 return None
             if len(relievers) > 1:
                 return False
             j = relievers[0]
             change = -excess[r] / rows[r, j]
-            if j in moved and np.sign(change) != np.sign(moved[j]):
-                return None  # every relief so far was forced: no motion satisfies the contacts
-            moved[j] = change
+            moved[j] = moved.get(j, 0.0) + change
             v[j] += change
         return False
 
