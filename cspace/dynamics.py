@@ -290,19 +290,22 @@ class SimpleDynamics:
                     queue.append(j)
         return movable
 
-    def determined(self, region: MechanismRegion, q: np.ndarray, fixed: dict[int, float], movable: set[int],
-                   ignore: np.ndarray) -> Velocity | None | bool:
+    def determined(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
+                   movable: set[int], ignore: np.ndarray) -> Velocity | None | bool:
         """The velocity without a program, when it is clear what it must be.
 
-        Prescribed rates and linkages fix some coordinates; every other movable one is
-        unforced here, so the program would move each as little as it must. Start them
-        at rest; while a tight row is violated and exactly one of them can relieve it,
-        move that one just enough (a push passed along a chain of contacts). A
-        coordinate already moved cannot relieve a row by moving back: its move was
-        forced. Each move is forced, so the result is the program's optimum (and its
-        only one). Returns it; None when no motion can (a violated row nothing
-        relieves); False when a program must decide (a row two coordinates could
-        relieve, a force-loaded coordinate that could move).
+        Prescribed rates and linkages fix some coordinates. In the external step a
+        force-loaded coordinate moves at its full speed along its force unless the
+        tight rows surely stop it (:meth:`stuck_forces`); if nothing is violated so,
+        no program could do better. Every other movable coordinate is unforced, so the
+        program would move each as little as it must. Start them at rest; while a tight
+        row is violated and exactly one of them can relieve it, move that one just
+        enough (a push passed along a chain of contacts). A coordinate already moved
+        cannot relieve a row by moving back: its move was forced. Each move is forced,
+        so the result is the program's optimum (and its only one). Returns it; None
+        when no motion can (a violated row nothing relieves); False when a program
+        must decide (a row two coordinates could relieve, a force-loaded coordinate
+        that might move less than its full speed, or any during an input step).
         """
         v = np.zeros(self.n)
         known = set(fixed)
@@ -317,9 +320,10 @@ class SimpleDynamics:
             known.add(link.output)
             directions.append(direction)
         free = movable - known
-        if any(j in self.forces for j in free):
-            return False
+        forced = [j for j in free if j in self.forces]
         rows = region.rows(region.tight_except(q, ignore))
+        if forced:
+            return self._falling(rows, v, free, forced, tuple(directions)) if phase == EXTERNAL else False
         moved: dict[int, float] = {}
         for _ in range(2 * len(rows) + 1):
             excess = rows @ v
@@ -338,6 +342,24 @@ class SimpleDynamics:
             moved[j] = moved.get(j, 0.0) + change
             v[j] += change
         return False
+
+    def _falling(self, rows: np.ndarray, v: np.ndarray, free: set[int], forced: list[int],
+                 directions: tuple[int, ...]) -> Velocity | bool:
+        """External step: every forced coordinate the rows do not stop at its full speed, if that violates nothing.
+
+        Everything else is at rest (held inputs, their linkage outputs, what cannot
+        move). Each forced coordinate then makes the most progress it can and nothing
+        unforced moves, so this is the program's optimum; False if a row forbids it.
+        """
+        stuck = self.stuck_forces(rows, set(range(self.n)) - free)
+        for j in forced:
+            if j not in stuck:
+                direction, speed = self.forces[j]
+                v[j] = direction * speed
+        if np.any(rows @ v > self.eps):
+            return False
+        progress = self.progress(v)
+        return Velocity(-progress, v, directions, progress)
 
     def frozen(self, fixed: dict[int, float]) -> set[int]:
         """Coordinates held still: zero prescribed rates, and linkage outputs of held inputs."""

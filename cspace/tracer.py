@@ -156,7 +156,7 @@ class Tracer:
         best_key: tuple[int, ...] = ()
         for key in choices.candidates():
             region = diagram.region(key, active)
-            found = dynamics.determined(region, q, fixed, movable, choices.loose)
+            found = dynamics.determined(region, q, phase, fixed, movable, choices.loose)
             if found is False:
                 found = dynamics.velocity(region, q, phase, fixed, choices.loose, still)
             if found is not None and (best is None or found.objective < best.objective - dynamics.eps):
@@ -233,6 +233,7 @@ class Tracer:
         excess0 = region.G[watched] @ q - region.h[watched]
         turning = np.flatnonzero(np.abs(w) > eps)  # only these change speed from cell to cell
         expected = mode.signs(mode.velocity)[turning]
+        resting = expected == 0
         x0, f0 = q[i], table.output(q[i])
         x_end = x0 + rate * (limit - param) if np.isfinite(limit) else direction * np.inf
         xs_kept, fs_kept = [np.array([x0])], [np.array([f0])]
@@ -247,9 +248,13 @@ class Tracer:
             events = []
             if (x_end - xs[-1]) * direction <= 0:
                 events.append((x_end, "time allotment used"))
-            slopes = np.diff(fs) / np.diff(xs)
+            slopes = (fs[1:] - fs[:-1]) / (xs[1:] - xs[:-1])
             speeds = v0[turning] + slopes[:, None] * w[turning]
-            turned = np.any(np.sign(np.where(np.abs(speeds) > eps, speeds, 0.0)) != expected, axis=1)
+            # A coordinate keeps its direction while its speed stays beyond eps that way (or within eps of rest).
+            kept = speeds * expected > eps
+            if resting.any():
+                kept |= resting & (np.abs(speeds) <= eps)
+            turned = ~kept.all(axis=1)
             excess = excess0 + np.outer(xs - x0, along_x) + np.outer(fs - f0, along_f)
             crossing = (excess[1:] > 0) & (excess[:-1] <= 0)
             hit = crossing.any(axis=1)
@@ -257,7 +262,7 @@ class Tracer:
                 cell = int(np.argmax(hit))
                 rows = np.flatnonzero(crossing[cell])
                 before, after = excess[cell, rows], excess[cell + 1, rows]
-                fraction = float(np.min(np.clip(-before / (after - before), 0.0, 1.0)))
+                fraction = min(max(float(np.min(-before / (after - before))), 0.0), 1.0)
                 events.append((xs[cell] + fraction * (xs[cell + 1] - xs[cell]), "region exit"))
             if turned.any():
                 events.append((xs[int(np.argmax(turned))], "motion changes"))
@@ -276,8 +281,9 @@ class Tracer:
                param: float, event: str) -> _Followed:
         """Knots of a piece followed along a linkage table: parameters and configurations."""
         xs, fs = np.concatenate(xs_kept), np.concatenate(fs_kept)
-        keep = np.concatenate([[True], np.diff(xs) != 0])
-        xs, fs = xs[keep], fs[keep]
+        if np.any(xs[1:] == xs[:-1]):
+            keep = np.concatenate([[True], xs[1:] != xs[:-1]])
+            xs, fs = xs[keep], fs[keep]
         steps = (xs - xs[0]) / rate
         configs = q + np.outer(steps, v0) + np.outer((fs - fs[0]) / rate, w)
         return _Followed(param + steps, configs, event)

@@ -2,8 +2,10 @@
 
 Blocks on a line, each tight against the next: the pusher's motion passes along
 the row, each contact forcing the next block by exactly as much as the one before
-it moved. The shortcut must give the program's velocity, or say there is none
-exactly when the program finds the contacts infeasible.
+it moved. Blocks stacked under gravity: in the external step they fall at full
+speed unless something holds them. The shortcut must give the program's velocity,
+say there is none exactly when the program finds the contacts infeasible, or leave
+the question to the program.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import numpy as np
 import pytest
 
 from cspace.constraints import ConstraintManager
-from cspace.dynamics import INPUT, SimpleDynamics
+from cspace.dynamics import EXTERNAL, INPUT, SimpleDynamics
 from cspace.regions import MechanismRegion
 
 
@@ -23,14 +25,31 @@ def region(rows: list[list[float]]) -> MechanismRegion:
     return MechanismRegion((0,) * m, G, np.zeros(m), ("pair",) * m, np.full(m, 1e-9), (None,) * m, np.arange(m))
 
 
-def both(rows: list[list[float]], rate: float):
+def both(rows: list[list[float]], rate: float, phase: str = INPUT, forces: dict | None = None):
+    """The shortcut's and the program's velocity, and the LP solves, with coordinate 0 at ``rate``."""
     n = len(rows[0])
-    dynamics = SimpleDynamics(n, (), {}, ConstraintManager(1e-10), 1.0, 1e-9)
+    dynamics = SimpleDynamics(n, (), forces or {}, ConstraintManager(1e-10), 1.0, 1e-9)
     r = region(rows)
     q, fixed, ignore = np.zeros(n), {0: rate}, np.zeros(len(rows) + 1, bool)
-    shortcut = dynamics.determined(r, q, fixed, set(range(n)), ignore)
-    program = dynamics.velocity(r, q, INPUT, fixed, ignore)
+    shortcut = dynamics.determined(r, q, phase, fixed, set(range(n)), ignore)
+    program = dynamics.velocity(r, q, phase, fixed, ignore)
     return shortcut, program, dynamics.manager.solves
+
+
+def stack(blocks: int, table: bool) -> list[list[float]]:
+    """Coordinate 0 is a held input; blocks 1.. stand each on the one below (on the table if asked)."""
+    n = blocks + 1
+    rows = []
+    for k in range(2, n):
+        row = [0.0] * n
+        row[k - 1], row[k] = 1.0, -1.0  # y_k >= y_(k-1) + height
+        rows.append(row)
+    if table:
+        rows.append([0.0, -1.0] + [0.0] * (blocks - 1))  # y_1 >= table
+    return rows
+
+
+GRAVITY = (-1, 1.0)  # down, at most unit speed
 
 
 def chain(n: int) -> list[list[float]]:
@@ -73,3 +92,36 @@ def test_a_row_two_free_blocks_could_relieve_is_left_to_the_program():
     shortcut, program, solves = both(rows, 1.0)
     assert shortcut is False
     assert program is not None and solves >= 1
+
+
+@pytest.mark.parametrize("blocks", [2, 3])
+def test_a_stack_in_the_air_falls_at_full_speed_without_a_program(blocks):
+    forces = {k: GRAVITY for k in range(1, blocks + 1)}
+    shortcut, program, _ = both(stack(blocks, table=False), 0.0, EXTERNAL, forces)
+    np.testing.assert_allclose(shortcut.v, [0.0] + [-1.0] * blocks)
+    np.testing.assert_allclose(shortcut.v, program.v, atol=1e-9)
+    assert shortcut.objective == pytest.approx(program.objective, abs=1e-9) == -blocks
+    assert shortcut.progress == pytest.approx(blocks)
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_a_stack_on_the_table_stays_without_a_program(blocks):
+    forces = {k: GRAVITY for k in range(1, blocks + 1)}
+    shortcut, program, _ = both(stack(blocks, table=True), 0.0, EXTERNAL, forces)
+    np.testing.assert_allclose(shortcut.v, np.zeros(blocks + 1))
+    np.testing.assert_allclose(shortcut.v, program.v, atol=1e-9)
+    assert shortcut.progress == 0.0
+
+
+def test_a_falling_block_that_must_push_a_free_part_is_left_to_the_program():
+    # Block 1 (forced down) rests on platform 2 (free, unforced): y_1 >= y_2 + height.
+    rows = [[0.0, -1.0, 1.0]]
+    shortcut, program, solves = both(rows, 0.0, EXTERNAL, {1: GRAVITY})
+    assert shortcut is False
+    np.testing.assert_allclose(program.v, [0.0, -1.0, -1.0], atol=1e-9)
+    assert solves >= 1
+
+
+def test_forces_during_an_input_step_are_left_to_the_program():
+    shortcut, _, _ = both(stack(2, table=True), 1.0, INPUT, {1: GRAVITY, 2: GRAVITY})
+    assert shortcut is False
