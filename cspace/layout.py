@@ -93,27 +93,26 @@ def _limits(mechanism: Mechanism) -> tuple[np.ndarray, np.ndarray, tuple[Stop, .
 
 
 class RowTable:
-    """Every pairwise region's rows over the mechanism's coordinates, in flat arrays.
+    """Every pairwise region's rows over the mechanism's coordinates: ``A @ q <= bound``.
 
-    Row r has coefficients ``coef[r]`` on columns ``cols[r]`` (padded to the widest
-    pair with zeros on a column ``n`` past the last coordinate) and bound ``bound[r]``; region i of pair p owns rows
-    ``start[base[p] + i]`` onwards, ``count[base[p] + i]`` of them. Many regions'
-    rows are then gathered, tested or assembled at once, without a loop over pairs.
+    Region i of pair p owns rows ``start[base[p] + i]`` onwards, ``count[base[p] + i]``
+    of them; ``owner[r]`` is row r's pair and ``region[r]`` its region's number in the
+    pair. ``A`` is dense up to ``DENSE_LIMIT`` entries, sparse (CSR) beyond, so one
+    product gives every row's slack at a configuration, however large the mechanism.
     """
 
     def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int) -> None:
-        width = max((len(c) for c in columns), default=1)
-        coef, cols, bound, counts = [], [], [], []
+        blocks, bound, counts = [], [], []
         for pair, where in zip(pairs, columns):
             local = np.vstack([region.rows for region in pair.regions]) @ pair.matrix
-            coef.append(np.pad(local, ((0, 0), (0, width - len(where)))))
-            cols.append(np.broadcast_to(np.pad(where, (0, width - len(where)), constant_values=n), local.shape[:1] + (width,)))
+            block = np.zeros((len(local), n))
+            block[:, where] = local
+            blocks.append(block)
             bound.extend(region.bounds for region in pair.regions)
             counts.extend(len(region.bounds) for region in pair.regions)
+        A = np.vstack(blocks) if blocks else np.zeros((0, n))
         self.n = n
-        self.width = width
-        self.coef = np.vstack(coef) if coef else np.zeros((0, width))
-        self.cols = np.vstack(cols).astype(int) if cols else np.zeros((0, width), int)
+        self.A = A if A.size <= DENSE_LIMIT else sparse.csr_array(A)
         self.bound = np.concatenate(bound) if bound else np.zeros(0)
         self.count = np.array(counts, int)
         self.start = np.cumsum(self.count) - self.count
@@ -121,6 +120,7 @@ class RowTable:
         self.base = np.cumsum(self.regions) - self.regions
         self.owner = np.repeat(np.repeat(np.arange(len(pairs)), self.regions), self.count)
         self.region = np.repeat(np.arange(len(self.count)) - np.repeat(self.base, self.regions), self.count)
+        self._filled = self.count > 0
 
     def indices(self, pairs: np.ndarray, regions: np.ndarray) -> np.ndarray:
         """Rows of region ``regions[k]`` of pair ``pairs[k]``, for every k, in order."""
@@ -130,47 +130,21 @@ class RowTable:
         offsets = np.repeat(self.start[flat] - np.cumsum(counts) + counts, counts)
         return offsets + np.arange(total)
 
-    def slack(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
-        padded = np.append(q, 0.0)
-        return self.bound[rows] - np.einsum("ij,ij->i", self.coef[rows], padded[self.cols[rows]])
+    def slack(self, q: np.ndarray) -> np.ndarray:
+        """Every row's slack at ``q``: negative where it is violated."""
+        return self.bound - self.A @ q
 
-    def least_slack(self, pairs: np.ndarray, regions: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """Per region ``regions[k]`` of pair ``pairs[k]``: the least slack of its rows at ``q``.
-
-        Negative outside the region, about zero on its boundary, inf for a region
-        without rows.
-        """
-        least = np.full(len(pairs), np.inf)
-        if not len(pairs):
-            return least
-        counts = self.count[self.base[pairs] + regions]
-        slack = self.slack(self.indices(pairs, regions), q)
-        filled = counts > 0
-        least[filled] = np.minimum.reduceat(slack, (np.cumsum(counts) - counts)[filled])
+    def least(self, slack: np.ndarray) -> np.ndarray:
+        """Per region (flat index ``base[p] + i``): its rows' least slack; negative outside it,
+        about zero on its boundary, inf for a region without rows."""
+        least = np.full(len(self.count), np.inf)
+        if len(slack):
+            least[self._filled] = np.minimum.reduceat(slack, self.start[self._filled])
         return least
 
-    def rows(self, pairs: np.ndarray, regions: np.ndarray, which: np.ndarray | None = None,
-             dense: bool = False) -> tuple[np.ndarray | sparse.csr_array, np.ndarray, np.ndarray]:
-        """The regions' rows (or the subset ``which`` of their indices) as ``G``, ``h`` and owners.
-
-        ``G`` is dense when asked, or up to ``DENSE_LIMIT`` entries; sparse beyond.
-        """
-        rows = self.indices(pairs, regions) if which is None else which
-        coef, cols = self.coef[rows], self.cols[rows]
-        if dense or len(rows) * self.n <= DENSE_LIMIT:
-            G = np.zeros((len(rows), self.n + 1))  # the padding lands in the extra last column
-            G[np.arange(len(rows))[:, None], cols] = coef
-            G = G[:, :self.n]
-        else:
-            real = cols < self.n
-            G = sparse.csr_array((coef[real], cols[real], np.concatenate([[0], np.cumsum(real.sum(axis=1))])),
-                                 shape=(len(rows), self.n))
-        return G, self.bound[rows], self.owner[rows]
-
-    def tight(self, pairs: np.ndarray, regions: np.ndarray, q: np.ndarray,
-              tolerance: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Rows of the regions tight at ``q``, dense, their pairs and their regions' numbers in their pairs."""
-        rows = self.indices(pairs, regions)
-        rows = rows[self.slack(rows, q) <= tolerance]
-        G, _, owners = self.rows(pairs, regions, rows, dense=True)
-        return G, owners, self.region[rows]
+    def rows(self, which: np.ndarray, dense: bool = False) -> np.ndarray | sparse.csr_array:
+        """Rows ``which`` of ``A``: dense when asked or up to ``DENSE_LIMIT`` entries, sparse beyond."""
+        G = self.A[which]
+        if sparse.issparse(G) and (dense or G.shape[0] * self.n <= DENSE_LIMIT):
+            return G.toarray()
+        return G

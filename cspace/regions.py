@@ -254,33 +254,38 @@ class RegionDiagram:
         """
         if self._last_choices is not None and np.array_equal(self._last_choices[0], q):
             return self._last_choices[1]
+        table = self.layout.table
         everything = self.layout.points @ q
         changed = np.ones(len(self.pairs), bool)
         if self._last_points is not None:
             changed[:] = False
             changed[self.layout.point_owner[everything != self._last_points]] = True
-        self._look_few(np.flatnonzero(changed & (self.layout.table.regions <= FEW_REGIONS)), everything, q)
-        self._look_many(np.flatnonzero(changed & (self.layout.table.regions > FEW_REGIONS)), everything, q)
+        slack = table.slack(q)
+        least = table.least(slack)
+        self._look_few(np.flatnonzero(changed & (table.regions <= FEW_REGIONS)), everything, least)
+        self._look_many(np.flatnonzero(changed & (table.regions > FEW_REGIONS)), everything, least)
         self._last_points = everything
         touching = np.flatnonzero(self._touch)
         numbers = np.array([i for p in touching.tolist() for i in self._found[p]], int)
         pairs = np.repeat(touching, [len(self._found[p]) for p in touching.tolist()])
-        G, owners, sources = self.layout.table.tight(pairs, numbers, q, self._length_tol)
+        rows = table.indices(pairs, numbers)
+        rows = rows[slack[rows] <= self._length_tol]
+        G, owners, sources = table.rows(rows, dense=True), table.owner[rows], table.region[rows]
         choices = Choices(tuple(self._found), self._touch.copy(), self._several.copy(), self._first.copy(),
                           everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)))
         self._last_choices = (q.copy(), choices)
         return choices
 
-    def _look_few(self, pairs: np.ndarray, everything: np.ndarray, q: np.ndarray) -> None:
-        """Candidates of pairs with few regions: every region of every pair tested at once."""
+    def _look_few(self, pairs: np.ndarray, everything: np.ndarray, least: np.ndarray) -> None:
+        """Candidates of pairs with few regions: every region of every pair tested at once
+        (``least`` holds every region's least slack)."""
         if not len(pairs):
             return
         table, tol = self.layout.table, self._length_tol
         counts = table.regions[pairs]
-        every = np.repeat(pairs, counts)
         starts = np.cumsum(counts) - counts
-        numbers = np.arange(len(every)) - np.repeat(starts, counts)
-        least = table.least_slack(every, numbers, q)
+        numbers = np.arange(int(counts.sum())) - np.repeat(starts, counts)
+        least = least[np.repeat(table.base[pairs], counts) + numbers]
         held = least >= -tol
         holding = np.add.reduceat(held.astype(int), starts)
         near = np.logical_or.reduceat(held & (least <= tol), starts)
@@ -293,13 +298,13 @@ class RegionDiagram:
             point = everything[self.layout.slices[p]:self.layout.slices[p + 1]]
             self._update(p, found, bool(near[k]), point)
 
-    def _look_many(self, pairs: np.ndarray, everything: np.ndarray, q: np.ndarray) -> None:
+    def _look_many(self, pairs: np.ndarray, everything: np.ndarray, least: np.ndarray) -> None:
         """Candidates of pairs with many regions: strictly inside the one they were in, or the R-tree."""
         if not len(pairs):
             return
         tol = self._length_tol
         alone = pairs[self._alone[pairs] >= 0]
-        stayed = self.layout.table.least_slack(alone, self._alone[alone], q) > tol
+        stayed = least[self.layout.table.base[alone] + self._alone[alone]] > tol
         for p in np.setdiff1d(pairs, alone[stayed]).tolist():
             point = everything[self.layout.slices[p]:self.layout.slices[p + 1]]
             self._update(p, tuple(self.pairs[p].regions_at(point, tol)), True, point)
@@ -358,7 +363,9 @@ class RegionDiagram:
         if cached is not None and cached.key != key:
             cached = replace(cached, key=key)  # same rows: only inactive pairs' regions differ
         if cached is None:
-            G, h, owners = self.layout.table.rows(pairs, regions)
+            table = self.layout.table
+            rows = table.indices(pairs, regions)
+            G, h, owners = table.rows(rows), table.bound[rows], table.owner[rows]
             pair_rows = len(h)
             G = np.vstack([G, self.layout.limit_rows]) if isinstance(G, np.ndarray) else \
                 sparse.vstack([G, sparse.csr_array(self.layout.limit_rows)], format="csr")
