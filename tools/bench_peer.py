@@ -538,8 +538,11 @@ def print_profile(analysis: Analysis, result: Trace, stages: dict[str, list[floa
     print(f"  trace, fastest of {TRACE_REPEATS} (pair spaces cached, unprofiled): {seconds_text(fastest)}; "
           f"{result.stats.traversed_regions} traversed regions, {len(result.pieces)} pieces, "
           f"{result.stats.explored_regions} regions explored")
-    print(f"  LP solves the tracer makes: {len(solves)}, median {seconds_text(statistics.median(solves))}, "
-          f"{seconds_text(sum(solves))} in all ({100 * sum(solves) / fastest:.0f} % of the fastest trace)")
+    if solves:
+        print(f"  LP solves the tracer makes: {len(solves)}, median {seconds_text(statistics.median(solves))}, "
+              f"{seconds_text(sum(solves))} in all ({100 * sum(solves) / fastest:.0f} % of the fastest trace)")
+    else:
+        print("  LP solves the tracer makes: none (every motion was determined without a program)")
     feasibility = feasibility_times(analysis, result)
     lp = statistics.median(seconds for seconds, _ in feasibility)
     rows = statistics.median(count for _, count in feasibility)
