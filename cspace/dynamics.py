@@ -351,6 +351,8 @@ class SimpleDynamics:
         move). Each forced coordinate then makes the most progress it can and nothing
         unforced moves, so this is the program's optimum; False if a row forbids it.
         """
+        if np.any(v != 0):
+            return False  # something prescribed moves: not the external step this reasoning is for
         stuck = self.stuck_forces(rows, set(range(self.n)) - free)
         for j in forced:
             if j not in stuck:

@@ -125,3 +125,10 @@ def test_a_falling_block_that_must_push_a_free_part_is_left_to_the_program():
 def test_forces_during_an_input_step_are_left_to_the_program():
     shortcut, _, _ = both(stack(2, table=True), 1.0, INPUT, {1: GRAVITY, 2: GRAVITY})
     assert shortcut is False
+
+
+def test_an_external_step_with_a_moving_input_is_left_to_the_program():
+    forces = {1: GRAVITY, 2: GRAVITY}
+    shortcut, program, _ = both(stack(2, table=False), 1.0, EXTERNAL, forces)
+    assert shortcut is False
+    np.testing.assert_allclose(program.v, [1.0, -1.0, -1.0], atol=1e-9)
