@@ -7,7 +7,10 @@ dynamics (:mod:`cspace.dynamics`). Every solve is counted for the statistics.
 
 highspy is used directly rather than through ``scipy.optimize.linprog``, and models
 are passed as plain arrays: the same solver, without the per-call Python overhead
-that dominated these tiny programs (a solve is ~0.1 ms).
+that dominated these tiny programs (a solve is ~0.1 ms). The instance is highspy's
+core class ``_Highs`` (exported by highspy since 1.7): the ``Highs`` subclass enables
+callbacks in its constructor, which makes HiGHS print its banner to standard output
+before ``output_flag`` can be turned off, and cspace's reports go to standard output.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ class ConstraintManager:
     def __init__(self, tolerance: float) -> None:
         self.tolerance = tolerance
         self.solves = 0
-        self._highs = highspy.Highs()
+        self._highs = highspy._Highs()
         self._highs.setOptionValue("output_flag", False)
         self._highs.setOptionValue("threads", 1)
         # Presolve buys nothing on programs this small and blurs infeasible vs unbounded;

@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 
 from cspace.cli import main
 
-from .common import fixture_path
+from .common import FIXTURES, fixture_path
 
 FEEDER = str(fixture_path("feeder"))
 
@@ -41,6 +43,16 @@ def test_json_report(capsys):
     assert block1["coordinates"][0] == {"name": "yb1", "start": 1.0, "end": -1.0}
     assert "piston.top/block1.bottom" in document["segments"][0]["contacts"]
     assert document["statistics"]["segments"] == 6
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_json_on_the_real_stdout_is_only_the_report(name):
+    """In a separate process, so that anything a native library writes to file descriptor 1
+    (HiGHS prints a banner unless told not to before its first call) lands in the output."""
+    done = subprocess.run([sys.executable, "-m", "cspace.cli", "trace", str(fixture_path(name)), "--json"],
+                          capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert json.loads(done.stdout)["mechanism"] == name
 
 
 def test_path_csv(tmp_path, capsys):
