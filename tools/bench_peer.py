@@ -20,8 +20,8 @@ shared, noisy machine slows both alike:
 * where cspace's time goes: the analyze stages (pair spaces), a cProfile of the trace
   by stage (LP solves, region lookups, region building, following, ...), and the
   trace's cost per traversed region and per piece as a multiple of one feasibility
-  LP on a traversed region's constraints (both minima of repeated runs, as the
-  machine is noisy).
+  LP on a traversed region's constraints, twice: fastest trace against fastest LP,
+  and median against median (the machine is noisy; the two bracket it).
 
 pymunk times are pure stepping (build the space, step, read the final positions):
 its events and penetration come from a separate run that inspects every step from
@@ -70,8 +70,8 @@ MATCHED_ACCURACY = 1e-3
 STEPS_PER_SECOND = (60, 120, 240, 480, 960, 1920, 3840)
 FINEST_STEPS_PER_SECOND = 30720
 SINGLE_RUN_FROM = 30
-FEASIBILITY_REPEATS = 60  # feasibility LPs per traversed region; the fastest counts
-TRACE_REPEATS = 25  # cached traces for the per-region cost; the fastest counts
+FEASIBILITY_REPEATS = 60  # feasibility LPs per traversed region; fastest and median are reported
+TRACE_REPEATS = 25  # cached traces for the per-region cost; fastest and median are reported
 
 
 @dataclass
@@ -392,8 +392,8 @@ def lp_solve_times(analysis: Analysis) -> list[float]:
     return times
 
 
-def feasibility_times(analysis: Analysis, result: Trace) -> list[tuple[float, int]]:
-    """Per traversed region: the fastest of repeated feasibility LPs on its constraints, and its row count.
+def feasibility_times(analysis: Analysis, result: Trace) -> list[tuple[float, float, int]]:
+    """Per traversed region: the fastest and the median of repeated feasibility LPs on its constraints, and its rows.
 
     The region is built from its key alone: every constraining pair's rows and the
     coordinate limits (the tracer itself builds regions from the active pairs'
@@ -405,12 +405,8 @@ def feasibility_times(analysis: Analysis, result: Trace) -> list[tuple[float, in
     for key in sorted({piece.key for piece in result.pieces}):
         region = diagram.region(key)
         G, h = region.rows(), region.h
-        best = math.inf
-        for _ in range(FEASIBILITY_REPEATS):
-            start = time.perf_counter()
-            manager.feasible(G, h)
-            best = min(best, time.perf_counter() - start)
-        found.append((best, len(h)))
+        seconds = [timed(lambda: manager.feasible(G, h))[0] for _ in range(FEASIBILITY_REPEATS)]
+        found.append((min(seconds), statistics.median(seconds), len(h)))
     return found
 
 
@@ -533,26 +529,30 @@ def print_profile(analysis: Analysis, result: Trace, stages: dict[str, list[floa
     for module, own in sorted(modules.items(), key=lambda item: -item[1]):
         if own >= 0.01 * total:
             print(f"    {module:<40}{seconds_text(own):>10}{100 * own / total:>6.0f} %")
-    fastest = min(timed(lambda: trace(analysis))[0] for _ in range(TRACE_REPEATS))
+    traces = [timed(lambda: trace(analysis))[0] for _ in range(TRACE_REPEATS)]
+    fastest, typical = min(traces), statistics.median(traces)
     solves = lp_solve_times(analysis)
-    print(f"  trace, fastest of {TRACE_REPEATS} (pair spaces cached, unprofiled): {seconds_text(fastest)}; "
-          f"{result.stats.traversed_regions} traversed regions, {len(result.pieces)} pieces, "
-          f"{result.stats.explored_regions} regions explored")
+    print(f"  trace, {TRACE_REPEATS} runs (pair spaces cached, unprofiled): fastest {seconds_text(fastest)}, "
+          f"median {seconds_text(typical)}; {result.stats.traversed_regions} traversed regions, "
+          f"{len(result.pieces)} pieces, {result.stats.explored_regions} regions explored")
     if solves:
         print(f"  LP solves the tracer makes: {len(solves)}, median {seconds_text(statistics.median(solves))}, "
               f"{seconds_text(sum(solves))} in all ({100 * sum(solves) / fastest:.0f} % of the fastest trace)")
     else:
         print("  LP solves the tracer makes: none (every motion was determined without a program)")
     feasibility = feasibility_times(analysis, result)
-    lp = statistics.median(seconds for seconds, _ in feasibility)
-    rows = statistics.median(count for _, count in feasibility)
-    regions, pieces = result.stats.traversed_regions, len(result.pieces)
+    lp_fastest = statistics.median(best for best, _, _ in feasibility)
+    lp_typical = statistics.median(middle for _, middle, _ in feasibility)
+    rows = statistics.median(count for _, _, count in feasibility)
     print(f"  one feasibility LP on a traversed region's constraints ({rows:.0f} rows x "
-          f"{len(analysis.mechanism.coordinates)} coordinates, every pair and the limits): {seconds_text(lp)} "
-          f"(median over the {len(feasibility)} regions of the fastest of {FEASIBILITY_REPEATS} solves)")
+          f"{len(analysis.mechanism.coordinates)} coordinates, every pair and the limits), median over the "
+          f"{len(feasibility)} regions of {FEASIBILITY_REPEATS} solves each: fastest {seconds_text(lp_fastest)}, "
+          f"median {seconds_text(lp_typical)}")
+    regions, pieces = result.stats.traversed_regions, len(result.pieces)
     for label, count in (("traversed region", regions), ("piece", pieces)):
-        share = fastest / count
-        print(f"    per {label + ':':<18}{seconds_text(share):>10} = {share / lp:5.1f} feasibility LPs")
+        best, middle = fastest / count, typical / count
+        print(f"    per {label + ':':<18}fastest {seconds_text(best):>9} = {best / lp_fastest:5.1f} LPs;  "
+              f"median {seconds_text(middle):>9} = {middle / lp_typical:5.1f} LPs")
 
 
 def main() -> None:
