@@ -8,7 +8,7 @@ dynamics (:mod:`cspace.dynamics`). Every solve is counted for the statistics.
 highspy is used directly rather than through ``scipy.optimize.linprog``, and models
 are passed as plain arrays: the same solver, without the per-call Python overhead
 that dominated these tiny programs (a solve is ~0.1 ms). The instance is highspy's
-core class ``_Highs`` (exported by highspy since 1.7): the ``Highs`` subclass enables
+core class ``_Highs`` (exported by highspy since 1.7.2): the ``Highs`` subclass enables
 callbacks in its constructor, which makes HiGHS print its banner to standard output
 before ``output_flag`` can be turned off, and cspace's reports go to standard output.
 """
