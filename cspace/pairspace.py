@@ -211,7 +211,7 @@ def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...
         matrix = np.array([[float(c[0]) for c in columns], [float(c[1]) for c in columns]])
         exact = decompose_plane([list(p.vertices) for p in polygons]) if polygons else [[]]
         box = _drawing_box(polygons)
-        regions = [_plane_region(rows, box, quantum, tagger) for rows in exact]
+        regions = [region for rows in exact for region in _plane_regions(rows, box, quantum, tagger)]
     regions.sort(key=_order_key)
     named = tuple(_renamed(r, f"r{i + 1}") for i, r in enumerate(regions))
     blocked = tuple(np.array(p.vertices, float) * quantum for p in polygons)
@@ -284,25 +284,68 @@ class _Tagger:
         return Contact(self.part_a, label[0], self.part_b, label[1])
 
 
-def _plane_region(rows: list[Row2], box: list[tuple[Fraction, Fraction]], quantum: float,
-                  tagger: _Tagger) -> Region:
+def _plane_regions(rows: list[Row2], box: list[tuple[Fraction, Fraction]], quantum: float,
+                   tagger: _Tagger) -> list[Region]:
+    """The region ``rows``, cut until each facet carries one label along its whole length.
+
+    A facet that is a contact along part of its length and free (or another contact)
+    along the rest would hold a part against a face that has moved away: the tracer
+    only sees a region's rows, so the end of the contact would not be an event.
+    """
     polygon = _clip(box, rows)
-    edges = []
-    for k, (a, b, c) in enumerate(rows):
-        on_row = [p for p in polygon if a * p[0] + b * p[1] == c]
-        if not on_row:
-            continue
-        direction = (-b, a)
-        on_row.sort(key=lambda p: p[0] * direction[0] + p[1] * direction[1])
-        start, end = on_row[0], on_row[-1]
-        edges.extend(_tagged_edges(k, start, end, (a, b), quantum, tagger))
+    facets = _facets(rows, polygon, tagger)
+    cut = _label_change_cut(facets)
+    if cut is not None:
+        below = _tighter(rows + [cut])
+        above = _tighter(rows + [(-cut[0], -cut[1], -cut[2])])
+        return _plane_regions(below, box, quantum, tagger) + _plane_regions(above, box, quantum, tagger)
+    edges = tuple(RegionEdge(k, _float(p0, quantum), _float(p1, quantum), contacts)
+                  for k, _, pieces in facets for p0, p1, contacts in pieces)
     norms = [math.hypot(float(a), float(b)) for a, b, _ in rows]
     matrix = np.array([[float(a) / n, float(b) / n] for (a, b, _), n in zip(rows, norms)]).reshape(-1, 2)
     bounds = np.array([float(c) * quantum / n for (_, _, c), n in zip(rows, norms)])
     vertices = np.array([[float(x) * quantum, float(y) * quantum] for x, y in polygon]).reshape(-1, 2)
-    dimension = _dimension(polygon)
-    bbox = _bbox(polygon, box, quantum)
-    return Region("", matrix, bounds, vertices, tuple(edges), dimension, bbox)
+    return [Region("", matrix, bounds, vertices, edges, _dimension(polygon), _bbox(polygon, box, quantum))]
+
+
+def _facets(rows: list[Row2], polygon: list, tagger: _Tagger) -> list[tuple[int, Row2, list]]:
+    """(row number, row, labelled stretches) of every row the region's outline touches."""
+    facets = []
+    for k, (a, b, c) in enumerate(rows):
+        on_row = [p for p in polygon if a * p[0] + b * p[1] == c]
+        if on_row:
+            direction = (-b, a)
+            on_row.sort(key=lambda p: p[0] * direction[0] + p[1] * direction[1])
+            facets.append((k, (a, b, c), _facet_pieces(on_row[0], on_row[-1], (a, b), tagger)))
+    return facets
+
+
+def _label_change_cut(facets: list[tuple[int, Row2, list]]) -> Row2 | None:
+    """A line across the first facet whose label changes, through the point where it changes.
+
+    Horizontal through a vertical facet, vertical through any other. The cut lies in free
+    space, so it is a free facet along its whole length and never needs cutting itself.
+    """
+    for _, (_, b, _), pieces in facets:
+        if len(pieces) > 1:
+            x, y = pieces[0][1]
+            return (Fraction(0), Fraction(1), y) if b == 0 else (Fraction(1), Fraction(0), x)
+    return None
+
+
+def _tighter(rows: list[Row2]) -> list[Row2]:
+    """Rows without those another row of the same direction implies (a cut makes a parallel side redundant)."""
+    kept: dict[tuple[Fraction, Fraction], Row2] = {}
+    order = []
+    for a, b, c in rows:
+        scale = abs(a) if a else abs(b)
+        direction = (a / scale, b / scale)
+        if direction not in kept:
+            order.append(direction)
+            kept[direction] = (a, b, c)
+        elif c / scale < kept[direction][2] / scale:
+            kept[direction] = (a, b, c)
+    return [kept[d] for d in order]
 
 
 def _interval_region(lo, hi, direction, length: float, quantum: float, tagger: _Tagger) -> Region:
@@ -325,20 +368,20 @@ def _interval_region(lo, hi, direction, length: float, quantum: float, tagger: _
                   tuple(edges), 0 if lo == hi else 1, (lower, upper))
 
 
-def _tagged_edges(row: int, start, end, normal, quantum: float, tagger: _Tagger) -> list[RegionEdge]:
-    """Split a facet where the blocked space beside it changes, and tag each piece."""
+def _facet_pieces(start, end, normal, tagger: _Tagger) -> list[tuple[tuple, tuple, tuple[Contact, ...]]]:
+    """A facet from ``start`` to ``end`` (exact) split where the blocked space beside it
+    changes: (from, to, contacts) per stretch of one label, neighbours of one label merged."""
     if start == end:
-        return [RegionEdge(row, _float(start, quantum), _float(start, quantum), tagger.contacts(start, normal))]
+        return [(start, start, tagger.contacts(start, normal))]
     ts = [Fraction(0)] + tagger.breakpoints(start, end) + [Fraction(1)]
-    pieces: list[RegionEdge] = []
+    pieces: list[tuple[tuple, tuple, tuple[Contact, ...]]] = []
     for t0, t1 in zip(ts, ts[1:]):
-        p0 = _lerp(start, end, t0)
-        p1 = _lerp(start, end, t1)
+        p0, p1 = _lerp(start, end, t0), _lerp(start, end, t1)
         contacts = tagger.contacts(_lerp(start, end, (t0 + t1) / 2), normal)
-        if pieces and pieces[-1].contacts == contacts:
-            pieces[-1] = RegionEdge(row, pieces[-1].start, _float(p1, quantum), contacts)
+        if pieces and pieces[-1][2] == contacts:
+            pieces[-1] = (pieces[-1][0], p1, contacts)
         else:
-            pieces.append(RegionEdge(row, _float(p0, quantum), _float(p1, quantum), contacts))
+            pieces.append((p0, p1, contacts))
     return pieces
 
 

@@ -156,7 +156,7 @@ class Trace:
         >>> from cspace import analyze, load, trace
         >>> t = trace(analyze(load("fixtures/feeder.toml")), until=1.0)
         >>> t.pair_regions(t.pieces[0].key)["piston/block1"]
-        'r3'
+        'r5'
         """
         return {pair.name: pair.regions[i].name for pair, i in zip(self.analysis.constraining_pairs, key)}
 

@@ -340,7 +340,16 @@ class Tracer:
         edges = [(a, b) for a, b in mode.transmissions(q) if b not in prescribed]
         links = {lk.input: lk.output for lk in mode.linkages if lk.input in moving and lk.output in moving}
         driven = {b for _, b in edges} | set(links.values())
-        roots = tuple(sorted(prescribed | {j for j in moving if j not in driven}))
+        roots = sorted(prescribed | {j for j in moving if j not in driven})
+        # Contacts can drive in a circle (a block sliding down a ramp while grazing a
+        # face above it): nothing outside drives the circle, so a force-loaded member
+        # of it is its root, else its first coordinate.
+        unreached = moving - self._reached(roots, edges, links)
+        while unreached:
+            forced = sorted(j for j in unreached if j in self.forces)
+            roots.append((forced or sorted(unreached))[0])
+            unreached -= self._reached(roots, edges, links)
+        roots = tuple(sorted(roots))
         lines: list[DriveLine] = []
         queue, seen = list(roots), set(roots)
         while queue:
@@ -361,6 +370,18 @@ class Tracer:
                     lines.append(DriveLine(node, (links[node],), "linkage"))
                     queue.append(links[node])
         return roots, tuple(lines)
+
+    @staticmethod
+    def _reached(roots: list[int], edges: list[tuple[int, int]], links: dict[int, int]) -> set[int]:
+        """Coordinates the roots drive, through contacts and linkages, and the roots."""
+        reached, frontier = set(roots), list(roots)
+        while frontier:
+            node = frontier.pop()
+            for target in [b for a, b in edges if a == node] + ([links[node]] if node in links else []):
+                if target not in reached:
+                    reached.add(target)
+                    frontier.append(target)
+        return reached
 
     def _sampling(self, phase: str, motion: int, roots: tuple[int, ...]) -> float:
         if phase == INPUT:

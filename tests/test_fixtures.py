@@ -8,7 +8,7 @@ import pytest
 
 from cspace.describe import path_rows
 
-from .common import traced
+from .common import FIXTURES, traced
 
 
 def test_pusher_collects_the_blocks_against_the_wall():
@@ -65,3 +65,50 @@ def test_cam_follower_tracks_the_profile_within_the_arc_tolerance():
 def test_cam_follower_rises_then_falls():
     signs = [s.first.signs[1] for s in traced("cam").segments if s.first.signs[1]]
     assert signs == [1, -1]
+
+
+def test_spring_gate_releases_the_block_when_the_gate_clears_it():
+    trace = traced("spring-gate")
+    for time, _, xb, yg in path_rows(trace):
+        assert yg == pytest.approx(time, abs=1e-9)  # the gate lifts at 1 unit/s throughout
+        # Held against the gate until its bottom passes the block's top at t = 1; then at the wall.
+        if time < 1 - 1e-9:
+            assert xb == pytest.approx(0, abs=1e-9)
+        elif time > 1 + 1e-9:
+            assert xb == pytest.approx(18, abs=1e-9)
+    moving = [s for s in trace.segments if s.finish[0] != s.start[0]]
+    assert moving and all(s.start_time == pytest.approx(1, abs=1e-9) for s in moving)
+    assert trace.segments[-1].finish == pytest.approx([18, 3], abs=1e-9)
+
+
+def test_spring_gate_contact_ends_with_a_segment():
+    first = traced("spring-gate").segments[0]
+    assert first.end_time == pytest.approx(1, abs=1e-9)
+    assert "block.right/gate.left" in map(str, first.first.contacts)
+
+
+def test_ramp_block_slides_to_the_lip_once_the_finger_clears_it():
+    trace = traced("ramp-release")
+    tan30 = math.tan(math.pi / 6)
+    release = math.sqrt(3) - 1  # the finger's bottom (y = 5 + f) passes the corner at y = 4 + sqrt 3
+    for time, _, xb, yb, f in path_rows(trace):
+        assert f == pytest.approx(time, abs=1e-9)
+        assert yb == pytest.approx(xb * tan30, abs=1e-9)  # it can only slide along the ramp
+        if time < release - 1e-9:
+            assert (xb, yb) == pytest.approx((0, 0), abs=1e-9)
+        elif time > release + 1e-9:
+            assert (xb, yb) == pytest.approx((-3 * math.sqrt(3), -3), abs=1e-9)
+    moving = [s for s in trace.segments if s.finish[1] != s.start[1]]
+    assert moving and all(s.start_time == pytest.approx(release, abs=1e-9) for s in moving)
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_every_moving_coordinate_drives_or_is_driven(name):
+    """Figure 4 accounts for every motion: each moving coordinate of a segment is one of its
+    driving motions or reached from one through its drives lines."""
+    for segment in traced(name).segments:
+        piece = segment.first
+        moving = {j for j, sign in enumerate(piece.signs) if sign}
+        accounted = set(piece.roots) | {t for line in piece.lines for t in line.targets}
+        assert moving <= accounted, f"segment {segment.index}: {sorted(moving - accounted)} unaccounted"
+        assert all(line.source in accounted for line in piece.lines)

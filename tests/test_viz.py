@@ -555,9 +555,10 @@ def test_pair_figure_draws_figure_5(feeder):
     assert len(outline) == 1 and Polygon(np.column_stack(outline[0].get_data())).equals(Polygon(pair.blocked[0]))
     dashed = [line for line in axes.lines if line.get_linestyle() == "--"]
     free = {tuple(sorted((e.start, e.end))) for r in pair.regions for e in r.edges if not e.contacts}
-    assert len(dashed) == len(free) == 4
+    # From each corner of the blocked box: a slab line and a cut where a side's contact ends.
+    assert len(dashed) == len(free) == 8
     labels = region_labels(axes)
-    assert sorted(labels) == ["r1", "r2", "r3", "r4"]
+    assert sorted(labels) == [f"r{i}" for i in range(1, 9)]
     for region in pair.regions:
         assert Polygon(region.vertices).contains(shapely.Point(labels[region.name].get_position()))
     assert_labels_readable(figure, axes)

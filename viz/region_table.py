@@ -7,7 +7,7 @@ from one into another). ``cspace trace --regions`` prints the same table as text
     >>> from cspace import analyze, load, trace
     >>> table = markdown_region_table(trace(analyze(load("fixtures/feeder.toml")), until=2.2))
     >>> print(table.splitlines()[3][:72])
-    | 2 | gravity: block1 yb1-, block2 yb2-, block3 yb3- | r6 | r6 | r6 | r4
+    | 2 | gravity: block1 yb1-, block2 yb2-, block3 yb3- | r9 | r9 | r9 | r7
 """
 
 from __future__ import annotations
