@@ -3,104 +3,206 @@
 :func:`replay` places every part with shapely at each sampled configuration of a
 trace (its own posing, from the model's axes and pivots, with arcs sampled far more
 finely than the tracer's linearization) and reports any two parts overlapping deeper
-than the tolerance, and any force-loaded part at rest that nothing supports.
+than the tolerance, and any force-loaded part at rest that nothing holds.
 :func:`assert_traces_equal` compares two traces' reports byte for byte.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+import numpy as np
+import shapely
 from shapely import affinity
 from shapely.geometry.base import BaseGeometry
 
 from .checks import overlap_depth
-from .geometry import region_of
+from .geometry import Line, region_of
 from .model import LINKAGE, Mechanism
+from .tolerance import NOISE
 from .trace import Trace
 
 FINE = 1e-3  # oracle arc sampling, as a fraction of the arc tolerance
 
 
+OVERLAP = "overlap"
+HELD_BY_NOTHING = "held by nothing"
+
+
 @dataclass(frozen=True)
 class Violation:
-    """One failure of the geometry oracle at a sample."""
+    """One failure of the geometry oracle at a sample.
+
+    ``overlap``: two parts overlap ``amount`` deep. ``held by nothing``: a force-loaded
+    part at rest can move ``amount`` along its force (``coordinate``) touching nothing.
+    """
 
     kind: str
     time: float
     segment: int
     parts: tuple[str, ...]
     amount: float
+    coordinate: str = ""
 
     def __str__(self) -> str:
-        return (f"{self.kind} of {' and '.join(self.parts)} by {self.amount:.3g} "
-                f"at t = {self.time:.6g} (segment {self.segment})")
+        when = f"at t = {self.time:.6g} (segment {self.segment})"
+        if self.kind == HELD_BY_NOTHING:
+            return (f"{self.parts[0]} held by nothing {when}: at rest under the force on {self.coordinate}, "
+                    f"yet it can move {self.amount:.3g} along it touching nothing")
+        return f"{self.kind} of {' and '.join(self.parts)} by {self.amount:.3g} {when}"
+
+
+class Scene:
+    """The real shapes of a mechanism's parts (arcs far finer than the tracer's), placed
+    at coordinate values with their own posing from the model's axes and pivots."""
+
+    def __init__(self, mechanism: Mechanism) -> None:
+        self.mechanism = mechanism
+        fine = mechanism.tolerance.arc * FINE
+        self.base = {(part.name, k): region_of(slice_.profiles, fine)
+                     for part in mechanism.parts if part.motion != LINKAGE
+                     for k, slice_ in enumerate(part.slices)}
+
+    def place(self, values: dict[str, float], parts: set[str] | None = None) -> dict[tuple[str, int], BaseGeometry]:
+        """Every (or each named) non-linkage part slice at ``values``, by (part, slice index)."""
+        placed = {}
+        for (name, k), shape in self.base.items():
+            if parts is None or name in parts:
+                angle, dx, dy, pivot = self.pose(name, values)
+                if angle:
+                    shape = affinity.rotate(shape, angle, origin=pivot, use_radians=True)
+                placed[(name, k)] = affinity.translate(shape, dx, dy)
+        return placed
+
+    def pose(self, name: str, values: dict[str, float]) -> tuple[float, float, float, tuple[float, float]]:
+        """(angle, dx, dy, pivot): the part turns about its pivot, then translates along its axes."""
+        angle, dx, dy, pivot = 0.0, 0.0, 0.0, (0.0, 0.0)
+        for coordinate in (self.mechanism.coordinate(c) for c in self.mechanism.part(name).coordinates):
+            if coordinate.is_angle:
+                angle, pivot = values[coordinate.name], coordinate.pivot
+            else:
+                dx += values[coordinate.name] * coordinate.axis[0]
+                dy += values[coordinate.name] * coordinate.axis[1]
+        return angle, dx, dy, pivot
+
+    def touching(self, a: tuple[str, int], b: tuple[str, int]) -> bool:
+        """Can slices a and b touch: different parts whose z-intervals overlap?"""
+        za = self.mechanism.part(a[0]).slices[a[1]].z
+        zb = self.mechanism.part(b[0]).slices[b[1]].z
+        return a[0] != b[0] and za[0] < zb[1] and zb[0] < za[1]
 
 
 def pose_shapes(mechanism: Mechanism, values: dict[str, float]) -> dict[tuple[str, int], BaseGeometry]:
     """Every non-linkage part slice placed at the coordinate values, by (part, slice index)."""
-    fine = mechanism.tolerance.arc * FINE
-    shapes = {}
-    for part in mechanism.parts:
-        if part.motion == LINKAGE:
-            continue
-        for k, slice_ in enumerate(part.slices):
-            shape = region_of(slice_.profiles, fine)
-            dx = dy = 0.0
-            for name in part.coordinates:
-                coordinate = mechanism.coordinate(name)
-                if coordinate.is_angle:
-                    shape = affinity.rotate(shape, values[name], origin=coordinate.pivot, use_radians=True)
-                else:
-                    dx += values[name] * coordinate.axis[0]
-                    dy += values[name] * coordinate.axis[1]
-            shapes[(part.name, k)] = affinity.translate(shape, dx, dy)
-    return shapes
+    return Scene(mechanism).place(values)
 
 
-def overlaps(mechanism: Mechanism, values: dict[str, float], tolerance: float) -> list[tuple[str, str, float]]:
+def overlaps(mechanism: Mechanism, values: dict[str, float], tolerance: float,
+             scene: Scene | None = None) -> list[tuple[str, str, float]]:
     """Pairs of parts overlapping deeper than ``tolerance`` (z-intervals taken into account)."""
-    shapes = pose_shapes(mechanism, values)
+    scene = scene or Scene(mechanism)
+    shapes = scene.place(values)
     keys = sorted(shapes)
     found = []
     for i, ka in enumerate(keys):
         for kb in keys[i + 1:]:
-            if ka[0] == kb[0]:
-                continue
-            za = mechanism.part(ka[0]).slices[ka[1]].z
-            zb = mechanism.part(kb[0]).slices[kb[1]].z
-            if not (za[0] < zb[1] and zb[0] < za[1]):
-                continue
-            depth = overlap_depth(shapes[ka], shapes[kb])
-            if depth > tolerance:
-                found.append((ka[0], kb[0], depth))
+            if scene.touching(ka, kb):
+                depth = overlap_depth(shapes[ka], shapes[kb])
+                if depth > tolerance:
+                    found.append((ka[0], kb[0], depth))
     return found
 
 
-def supported(mechanism: Mechanism, values: dict[str, float], coordinate: str, direction: int,
-              probe: float) -> bool:
-    """Would nudging the coordinate's part by ``probe`` along its force push it into another part?
+def held(scene: Scene, values: dict[str, float], coordinate: str, direction: int, probe: float) -> bool:
+    """Is the coordinate's part held against its force: by its own limit, or by other parts?
 
-    Any buried area beyond float noise counts: a support may be a sliver far thinner
-    than the probe (a block the instant before its support slides away).
+    The part is moved ``probe`` every way that makes progress along the force and that
+    its coordinates allow: along the force's own coordinate, and, when it has a second
+    translation, sliding along each straight face near it (a ramp, a wedge, its own
+    slanted side). It is held when every such move overlaps another part (or passes a
+    limit). A rotation turns by the angle that moves its farthest point by ``probe``.
+    Any buried area beyond float noise counts: a holder may be a sliver far thinner
+    than the probe (a block the instant before its support slides away). Sliding along
+    arcs is not tried: the tracer linearizes them, and a part may rest on an arc's
+    flat facet up to the arc tolerance away from where the real arc would let it slide.
     """
-    noise = probe * mechanism.tolerance.length
-    nudged = dict(values)
+    mechanism = scene.mechanism
     spec = mechanism.coordinate(coordinate)
-    nudged[coordinate] += direction * (probe if not spec.is_angle else probe / max(mechanism.size, 1e-9))
-    shapes = pose_shapes(mechanism, nudged)
+    if _at_limit(mechanism, spec, values[coordinate], direction):
+        return True
     owner = spec.part
-    for key, shape in shapes.items():
-        if key[0] != owner:
-            continue
-        z = mechanism.part(owner).slices[key[1]].z
-        for other, other_shape in shapes.items():
-            if other[0] == owner:
-                continue
-            zo = mechanism.part(other[0]).slices[other[1]].z
-            if z[0] < zo[1] and zo[0] < z[1] and shape.intersection(other_shape).area > noise:
-                return True
-    return False
+    others = {key: shape for key, shape in scene.place(values).items() if key[0] != owner}
+    noise = probe * mechanism.tolerance.length
+    for move in _moves(scene, values, spec, direction, probe, others):
+        nudged = {**values, **{name: values[name] + delta for name, delta in move.items()}}
+        if any(_at_limit(mechanism, mechanism.coordinate(name), values[name], delta) for name, delta in move.items()):
+            continue  # a stop holds the part that way
+        moved = scene.place(nudged, {owner})
+        if not any(scene.touching(key, other) and shape.intersection(other_shape).area > noise
+                   for key, shape in moved.items() for other, other_shape in others.items()):
+            return False
+    return True
+
+
+def _moves(scene: Scene, values: dict[str, float], spec, direction: int, probe: float,
+           others: dict) -> list[dict[str, float]]:
+    """Coordinate changes that move the part ``probe`` with progress along its force."""
+    mechanism = scene.mechanism
+    if spec.is_angle:
+        return [{spec.name: direction * probe / _reach(mechanism, spec)}]
+    moves = [{spec.name: direction * probe}]
+    part = mechanism.part(spec.part)
+    second = [mechanism.coordinate(c) for c in part.coordinates
+              if c != spec.name and not mechanism.coordinate(c).is_angle]
+    if not second:
+        return moves
+    axes = np.array([spec.axis, second[0].axis], float).T
+    for tangent in _nearby_face_directions(scene, values, part.name, probe, others):
+        for sign in (1.0, -1.0):
+            along, across = np.linalg.solve(axes, sign * probe * tangent)
+            if along * direction > NOISE * probe:
+                moves.append({spec.name: float(along), second[0].name: float(across)})
+    return moves
+
+
+def _nearby_face_directions(scene: Scene, values: dict[str, float], owner: str, probe: float,
+                            others: dict) -> list[np.ndarray]:
+    """Unit directions of the straight faces of the part and of the parts within 2 ``probe`` of it."""
+    mechanism = scene.mechanism
+    mine = scene.place(values, {owner})
+    near = {owner} | {key[0] for key, shape in others.items()
+                      if any(scene.touching(k, key) and shape.distance(m) <= 2 * probe for k, m in mine.items())}
+    directions = {}
+    for name in sorted(near):
+        part = mechanism.part(name)
+        angle = scene.pose(name, values)[0]
+        turn = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+        for slice_ in part.slices:
+            for profile in slice_.profiles:
+                for element in profile.elements:
+                    if isinstance(element, Line):
+                        d = turn @ (np.array(element.end, float) - np.array(element.start, float))
+                        d /= np.linalg.norm(d)
+                        if d[0] < 0 or (d[0] == 0 and d[1] < 0):
+                            d = -d
+                        directions.setdefault(tuple(np.round(d, 12)), d)
+    return [directions[k] for k in sorted(directions)]
+
+
+def _at_limit(mechanism: Mechanism, spec, value: float, direction: float) -> bool:
+    """Is the coordinate on the limit it would pass moving in ``direction``?"""
+    if spec.limits is None or direction == 0:
+        return False
+    limit = spec.limits[1] if direction > 0 else spec.limits[0]
+    return abs(value - limit) <= (mechanism.tolerance.angle if spec.is_angle else mechanism.tolerance.length)
+
+
+def _reach(mechanism: Mechanism, rotation) -> float:
+    """Largest distance from a rotation's pivot to a point of its part (its local frame)."""
+    part = mechanism.part(rotation.part)
+    shape = region_of([p for s in part.slices for p in s.profiles])
+    return max(shapely.Point(rotation.pivot).hausdorff_distance(shape), mechanism.tolerance.length)
 
 
 def replay(trace: Trace) -> list[Violation]:
@@ -109,12 +211,13 @@ def replay(trace: Trace) -> list[Violation]:
     tolerance = mechanism.tolerance
     names = [c.name for c in mechanism.coordinates]
     forces = {f.coordinate: f for f in mechanism.forces}
+    scene = Scene(mechanism)
     violations = []
     samples = trace.samples()
     for k, (time, segment, q) in enumerate(samples):
         values = dict(zip(names, map(float, q)))
-        for a, b, depth in overlaps(mechanism, values, tolerance.overlap):
-            violations.append(Violation("overlap", time, segment, (a, b), depth))
+        for a, b, depth in overlaps(mechanism, values, tolerance.overlap, scene):
+            violations.append(Violation(OVERLAP, time, segment, (a, b), depth))
         signs = trace.segments[segment - 1].first.signs
         last = k + 1 == len(samples) or samples[k + 1][1] != segment
         after = trace.segments[segment].first.signs if last and segment < len(trace.segments) else signs
@@ -122,9 +225,9 @@ def replay(trace: Trace) -> list[Violation]:
             j = mechanism.coordinate_index[name]
             # At rest: still in this segment, and not at the instant it starts to move.
             at_rest = signs[j] == 0 and after[j] == 0
-            if at_rest and not supported(mechanism, values, name, force.direction, tolerance.support_probe):
-                violations.append(Violation("unsupported", time, segment, (mechanism.coordinate(name).part,),
-                                            tolerance.support_probe))
+            if at_rest and not held(scene, values, name, force.direction, tolerance.support_probe):
+                violations.append(Violation(HELD_BY_NOTHING, time, segment, (mechanism.coordinate(name).part,),
+                                            tolerance.support_probe, name))
     return violations
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cspace.testing import replay
+from cspace import analyze, load, pairspace, trace
+from cspace.testing import HELD_BY_NOTHING, OVERLAP, replay
 
-from .common import FIXTURES, traced
+from .common import FIXTURES, fixture_path, traced
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -28,7 +29,7 @@ def test_the_oracle_catches_an_overlap():
         kinds = {v.kind for v in replay(trace)}
     finally:
         trace.pieces[0].configs = original
-    assert "overlap" in kinds
+    assert OVERLAP in kinds
 
 
 def test_the_oracle_catches_a_hovering_block():
@@ -41,4 +42,16 @@ def test_the_oracle_catches_a_hovering_block():
         kinds = {v.kind for v in replay(trace)}
     finally:
         trace.pieces[0].configs = original
-    assert "unsupported" in kinds
+    assert HELD_BY_NOTHING in kinds
+
+
+@pytest.mark.parametrize("name", ["spring-gate", "ramp-release"])
+def test_the_oracle_catches_a_part_held_by_a_holder_that_left(name, monkeypatch):
+    """The bug this oracle was taught: regions whose facet is a contact along part of its
+    length and free along the rest. With the cut that splits them switched off (the
+    code as it was), the part stays pressed against a face that has moved away."""
+    monkeypatch.setenv("CSPACE_CACHE", "off")
+    monkeypatch.setattr(pairspace, "_label_change_cut", lambda facets: None)
+    violations = replay(trace(analyze(load(fixture_path(name)))))
+    assert HELD_BY_NOTHING in {v.kind for v in violations}
+    assert "held by nothing" in str(violations[0])
