@@ -140,13 +140,14 @@ class _PairBuilder:
     def compute(self, a: Part, b: Part) -> PairSpace:
         """The pair space of two translating parts: open Minkowski sums of their pieces, cut."""
         coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
+        slack = self.tolerance.length / self.tolerance.quantum  # faces this close to parallel touch face to face
         polygons: list[SumPolygon] = []
         for i, sa in enumerate(a.slices):
             for j, sb in enumerate(b.slices):
                 if sa.z[0] < sb.z[1] and sb.z[0] < sa.z[1]:
                     for pa in self.pieces(a, i):
                         for pb in self.pieces(b, j):
-                            polygons.append(minkowski_difference(pa, pb))
+                            polygons.append(minkowski_difference(pa, pb, slack))
         return translation_pair_space(a.name, b.name, coordinates, self._columns(a, coordinates), polygons,
                                       self.tolerance.quantum)
 

@@ -14,12 +14,15 @@ faces or corners of A and of B that are extreme in the edge's outward normal.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import pyclipper
 import shapely
 from shapely.geometry import Polygon
+from shapely.geometry.polygon import orient as orient_polygon
 
 from .geometry import Polyline
 
@@ -33,25 +36,31 @@ class ConvexPiece:
     """A convex piece of a part's slice, counterclockwise on the integer grid.
 
     ``edge_faces[i]`` names the faces edge i lies along (empty for an internal
-    diagonal); ``vertex_features[i]`` names the corner or arc face at vertex i.
+    diagonal); ``vertex_features[i]`` names the corner or face at vertex i. A vertex
+    where two collinear faces meet is kept, so every edge lies along one face.
     """
 
     vertices: tuple[IntPoint, ...]
     vertex_features: tuple[str, ...]
     edge_faces: tuple[tuple[str, ...], ...]
 
-    def support(self, nx: int, ny: int) -> Side | None:
-        """Features extreme in direction (nx, ny); ``None`` if that is an internal diagonal."""
+    def extreme(self, nx: int, ny: int, slack: float) -> list[int]:
+        """Vertices extreme in direction (nx, ny), within ``slack`` (a length on the grid),
+        in counterclockwise order.
+
+        The slack makes faces parallel up to the grid's rounding touch face to face.
+        """
         dots = [x * nx + y * ny for x, y in self.vertices]
         top = max(dots)
-        ends = [i for i, d in enumerate(dots) if d == top]
-        if len(ends) == 1:
-            return (self.vertex_features[ends[0]],)
-        n = len(self.vertices)
-        runs = [self.edge_faces[i] for i in ends if (i + 1) % n in ends]
-        if any(not faces for faces in runs):
-            return None
-        return tuple(sorted({face for faces in runs for face in faces}))
+        near = [d >= top - slack * math.hypot(nx, ny) for d in dots]
+        n = len(dots)
+        first = dots.index(top)
+        while near[(first - 1) % n] and (first - 1) % n != dots.index(top):
+            first = (first - 1) % n
+        chain = [first]
+        while near[(chain[-1] + 1) % n] and (chain[-1] + 1) % n != first:
+            chain.append((chain[-1] + 1) % n)
+        return chain
 
 
 @dataclass(frozen=True)
@@ -59,26 +68,22 @@ class SumPolygon:
     """An open convex polygon of blocked offsets with a contact label per edge.
 
     Edge i runs from vertex i to vertex i+1; its label is (features of A, features
-    of B), or ``None`` when it comes from a decomposition diagonal.
+    of B), or ``None`` when it comes from a decomposition diagonal. An edge is split
+    where the features touching along it change, so vertices may be rational.
     """
 
-    vertices: tuple[IntPoint, ...]
+    vertices: tuple[tuple[Fraction | int, Fraction | int], ...]
     labels: tuple[ContactLabel | None, ...]
 
 
 def convex_pieces(polylines: Iterable[Polyline], quantum: float) -> list[ConvexPiece]:
     """Split a slice's material (outer profiles and holes) into convex pieces on the grid."""
-    rings = []
-    for polyline in polylines:
-        points = [(round(x / quantum), round(y / quantum)) for x, y in polyline.vertices]
-        rings.append((points, polyline))
-    vertex_feature: dict[IntPoint, str] = {}
     edge_face: dict[frozenset, str] = {}
     outers, holes = [], []
-    for points, polyline in rings:
+    for polyline in polylines:
+        points = [(round(x / quantum), round(y / quantum)) for x, y in polyline.vertices]
         n = len(points)
         for i, point in enumerate(points):
-            vertex_feature.setdefault(point, polyline.vertex_features[i].name)
             edge_face[frozenset((point, points[(i + 1) % n]))] = polyline.edge_features[i].name
         cleaned = _dedupe(points)
         (outers if _area2(cleaned) > 0 else holes).append(cleaned)
@@ -89,44 +94,127 @@ def convex_pieces(polylines: Iterable[Polyline], quantum: float) -> list[ConvexP
     for polygon in getattr(material, "geoms", [material]):
         if polygon.is_empty:
             continue
-        for ring in _convex_rings(polygon):
+        polygon = orient_polygon(polygon)
+        corners = _corners(polygon, edge_face)
+        for ring in _convex_rings(polygon, edge_face):
             n = len(ring)
             pieces.append(ConvexPiece(
-                tuple(ring),
-                tuple(_feature_at(vertex_feature, edge_face, p) for p in ring),
+                tuple(ring), tuple(corners[p] for p in ring),
                 tuple(_faces_along(edge_face, ring[i], ring[(i + 1) % n]) for i in range(n))))
     return pieces
 
 
-def minkowski_difference(a: ConvexPiece, b: ConvexPiece) -> SumPolygon:
-    """The open set of offsets s where B + s overlaps A: A + (-B), labelled."""
+def minkowski_difference(a: ConvexPiece, b: ConvexPiece, slack: float = 0.0) -> SumPolygon:
+    """The open set of offsets s where B + s overlaps A: A + (-B), labelled.
+
+    ``slack`` (a length on the grid) is how far from flat a run of faces may be and
+    still touch along its length (see :meth:`ConvexPiece.extreme`).
+    """
     pattern = [(-x, -y) for x, y in b.vertices]
     paths = pyclipper.MinkowskiSum(pattern, list(a.vertices), True)
     outer = max(paths, key=pyclipper.Area)
     if pyclipper.Area(outer) < 0:
         outer = outer[::-1]
     vertices = _strip_collinear([tuple(p) for p in outer])
-    labels = []
+    points: list[tuple] = []
+    labels: list[ContactLabel | None] = []
     n = len(vertices)
     for i in range(n):
-        (x0, y0), (x1, y1) = vertices[i], vertices[(i + 1) % n]
-        nx, ny = y1 - y0, x0 - x1  # outward normal of a counterclockwise edge
-        side_a, side_b = a.support(nx, ny), b.support(-nx, -ny)
-        labels.append(None if side_a is None or side_b is None else (side_a, side_b))
-    return SumPolygon(tuple(vertices), tuple(labels))
+        p, q = vertices[i], vertices[(i + 1) % n]
+        nx, ny = q[1] - p[1], p[0] - q[0]  # outward normal of a counterclockwise edge
+        chain_a, chain_b = a.extreme(nx, ny, slack), b.extreme(-nx, -ny, slack)
+        for start, label in _edge_labels(p, q, _Run(a, chain_a, q[0] - p[0], q[1] - p[1]),
+                                         _Run(b, chain_b, q[0] - p[0], q[1] - p[1])):
+            points.append(start)
+            labels.append(label)
+    return SumPolygon(tuple(points), tuple(labels))
 
 
-def _convex_rings(polygon: Polygon) -> list[list[IntPoint]]:
+class _Run:
+    """A piece's features extreme in one direction, laid out along the edge direction t:
+    positions of its vertices (``stops``, increasing) and the faces between them."""
+
+    def __init__(self, piece: ConvexPiece, chain: list[int], tx: int, ty: int) -> None:
+        at = [piece.vertices[i][0] * tx + piece.vertices[i][1] * ty for i in chain]
+        self.stops = sorted(at)
+        self.corner = piece.vertex_features[chain[0]]
+        self.faces = sorted((tuple(sorted((at[k], at[k + 1]))), piece.edge_faces[chain[k]])
+                            for k in range(len(chain) - 1))
+
+    def features(self, lo, hi, shift) -> tuple[str, ...] | None:
+        """Features of the run (moved by ``shift`` along t) touching the stretch [lo, hi]:
+        the faces overlapping it, or, for a single point, the face holding it; ``None``
+        where an internal diagonal touches (that stretch lies inside the part's material)."""
+        if not self.faces:
+            return (self.corner,)
+        if hi > lo:
+            found = [f for (t0, t1), f in self.faces if min(hi, t1 + shift) > max(lo, t0 + shift)]
+        else:
+            middle = (lo + hi) / 2
+            found = [f for (t0, t1), f in self.faces if t0 + shift <= middle <= t1 + shift]
+            found = found or [min(self.faces, key=lambda e: min(abs(e[0][0] + shift - middle),
+                                                             abs(e[0][1] + shift - middle)))[1]]
+        if any(not faces for faces in found):
+            return None
+        return tuple(sorted({face for faces in found for face in faces}))
+
+
+def _edge_labels(p: tuple, q: tuple, run_a: _Run, run_b: _Run) -> list[tuple[tuple, ContactLabel | None]]:
+    """Stretches of the sum edge p->q with one label each: (start point, label).
+
+    An offset s on the edge puts B's run at its positions plus s.t along the edge
+    direction t; the features touching are A's and B's faces overlapping where the two
+    runs overlap. That changes where a stop of A meets a stop of B.
+    """
+    tx, ty = q[0] - p[0], q[1] - p[1]
+    s0, s1 = p[0] * tx + p[1] * ty, q[0] * tx + q[1] * ty
+    cuts = sorted({ta - tb for ta in run_a.stops for tb in run_b.stops if s0 < ta - tb < s1})
+    bounds = [s0] + cuts + [s1]
+    stretches: list[tuple[tuple, ContactLabel | None]] = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        shift = Fraction(lo + hi, 2)
+        start = max(run_a.stops[0], run_b.stops[0] + shift)
+        end = min(run_a.stops[-1], run_b.stops[-1] + shift)
+        side_a, side_b = run_a.features(start, end, 0), run_b.features(start, end, shift)
+        label = None if side_a is None or side_b is None else (side_a, side_b)
+        if stretches and stretches[-1][1] == label:
+            continue
+        stretches.append((p if lo == s0 else _point_at(p, q, Fraction(lo - s0, s1 - s0)), label))
+    return stretches
+
+
+def _point_at(p: tuple, q: tuple, t: Fraction) -> tuple:
+    """The point a fraction t of the way from p to q, as integers where it falls on the grid."""
+    point = (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+    return tuple(int(v) if v.denominator == 1 else v for v in point)
+
+
+def _corners(polygon: Polygon, faces: dict[frozenset, str]) -> dict[IntPoint, str]:
+    """The feature at every vertex of a polygon's boundary (material on the left):
+    the face it lies on, or ``before+after`` where two faces meet, as the real outline
+    has them (faces that a union of profiles made internal are not named)."""
+    corners = {}
+    for ring in (polygon.exterior, *polygon.interiors):
+        points = [(int(x), int(y)) for x, y in ring.coords[:-1]]
+        n = len(points)
+        for k, point in enumerate(points):
+            before = _faces_along(faces, points[k - 1], point)
+            after = _faces_along(faces, point, points[(k + 1) % n])
+            corners[point] = "+".join(dict.fromkeys(before + after))
+    return corners
+
+
+def _convex_rings(polygon: Polygon, faces: dict[frozenset, str]) -> list[list[IntPoint]]:
     """Convex pieces of a polygon with holes: itself if convex, else merged triangles."""
     outer = [(int(x), int(y)) for x, y in polygon.exterior.coords[:-1]]
     if not polygon.interiors and _is_convex(outer):
         ring = outer if _area2(outer) > 0 else outer[::-1]
-        return [_strip_collinear(ring)]
+        return [_strip_collinear(ring, faces)]
     triangles = []
     for triangle in shapely.constrained_delaunay_triangles(polygon).geoms:
         ring = [(int(round(x)), int(round(y))) for x, y in triangle.exterior.coords[:-1]]
         triangles.append(ring if _area2(ring) > 0 else ring[::-1])
-    return [_strip_collinear(r) for r in _hertel_mehlhorn(triangles)]
+    return [_strip_collinear(r, faces) for r in _hertel_mehlhorn(triangles)]
 
 
 def _hertel_mehlhorn(pieces: list[list[IntPoint]]) -> list[list[IntPoint]]:
@@ -172,14 +260,19 @@ def _is_convex(ring: list[IntPoint]) -> bool:
     return len(signs) <= 1
 
 
-def _strip_collinear(ring: list[IntPoint]) -> list[IntPoint]:
+def _strip_collinear(ring: list[IntPoint], faces: dict[frozenset, str] | None = None) -> list[IntPoint]:
+    """The ring without vertices between collinear edges; with ``faces``, only where the
+    two edges lie along the same faces (a vertex where one face ends and the next
+    begins stays, so each face keeps its own edge and its own contacts)."""
     ring = _dedupe(ring)
     changed = True
     while changed and len(ring) > 3:
         changed = False
         for i in range(len(ring)):
             (x0, y0), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % len(ring)]
-            if (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1) == 0:
+            if (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1) != 0:
+                continue
+            if faces is None or _faces_along(faces, ring[i - 1], ring[i]) == _faces_along(faces, ring[i], ring[(i + 1) % len(ring)]):
                 ring.pop(i)
                 changed = True
                 break
@@ -205,23 +298,10 @@ def _faces_along(faces: dict[frozenset, str], p: IntPoint, q: IntPoint) -> tuple
     return tuple(sorted(covering))
 
 
-def _feature_at(features: dict[IntPoint, str], faces: dict[frozenset, str], p: IntPoint) -> str:
-    """Corner or face at a piece vertex (a vertex made by uniting profiles lies on a face)."""
-    if p in features:
-        return features[p]
-    on = sorted(name for edge, name in faces.items() if _on_segment(*edge, p))
-    return "+".join(on)
-
-
 def _collinear(a: IntPoint, b: IntPoint, c: IntPoint, d: IntPoint | None = None) -> bool:
     """Are c (and d) on the line through a and b?"""
     return all((b[0] - a[0]) * (u[1] - a[1]) - (b[1] - a[1]) * (u[0] - a[0]) == 0
                for u in ((c,) if d is None else (c, d)))
-
-
-def _on_segment(a: IntPoint, b: IntPoint, p: IntPoint) -> bool:
-    return _collinear(a, b, p) and min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) \
-        and min(a[1], b[1]) <= p[1] <= max(a[1], b[1])
 
 
 def _overlaps(p: IntPoint, q: IntPoint, a: IntPoint, b: IntPoint) -> bool:

@@ -8,8 +8,10 @@ import shapely
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 
-from cspace import analyze, loads
+from cspace import analyze, load, loads
 from cspace.geometry import Arc, region_of
+
+from .common import FIXTURES, fixture_path
 
 SHAPES = {
     "rectangles": ("{ rect = [0, 0, 6, 2] }", "{ rect = [0, 0, 2, 3] }"),
@@ -24,6 +26,12 @@ SHAPES = {
                            "{ path = [[0, 0], [3, 0], [3, 1], [1, 1], [1, 3], [0, 3], [0, 0]] }"),
     "two walls and a floor": ("{ rect = [-6, -2, 10, 0] }, { rect = [-6, 2, -2, 8] }, { rect = [0, 2, 4, 8] }",
                               "{ rect = [0, 0, 2, 2] }"),
+    "a base whose top is two collinear faces": ("{ path = [[0, 0], [20, 0], [20, 1], [10, 1], [0, 1], [0, 0]] }",
+                                                "{ rect = [0, 0, 2, 1] }"),
+    # Drawn parallel to the 30-degree slope, but not after rounding to the grid.
+    "a ramp and a square drawn along it": (
+        "{ path = [[0, 0], [17.320508075689, 0], [17.320508075689, 10], [0, 0]] }",
+        "{ path = [[0, 0], [1.732050807569, 1], [1.232050807569, 1.866025403784], [-0.5, 0.866025403784], [0, 0]] }"),
 }
 
 
@@ -106,9 +114,14 @@ def test_contact_tags_name_faces_that_touch(case):
             placed = affinity.translate(b, *middle)
             assert placed.intersection(a).area <= 1e-9, "a region edge lies in blocked space"
             for contact in edge.contacts:
+                # Each face named touches the other side there: no face named that does not touch.
+                near = 2 * tol.arc + tol.length
                 face_a = feature(m, "a", contact.faces_a, (0.0, 0.0))
                 face_b = feature(m, "b", contact.faces_b, middle)
-                assert face_a.distance(face_b) <= 2 * tol.arc + tol.length, (contact, middle)
+                for name in contact.faces_a:
+                    assert feature(m, "a", (name,), (0.0, 0.0)).distance(face_b) <= near, (contact, middle)
+                for name in contact.faces_b:
+                    assert feature(m, "b", (name,), middle).distance(face_a) <= near, (contact, middle)
                 tagged += 1
     assert tagged >= 4
 
@@ -139,3 +152,61 @@ def feature(m, part: str, names: tuple[str, ...], offset) -> shapely.Geometry:
                 pieces.append(Point(element.start))
     assert pieces, f"no feature named {names} on {part}"
     return affinity.translate(shapely.union_all(pieces), *offset)
+
+
+def test_parallel_faces_touch_face_to_face_after_rounding():
+    """A square drawn along a 30-degree ramp rests on it bottom face on slope face, not on
+    a corner, although rounding to the grid leaves the two a hair from parallel."""
+    m = mechanism(*SHAPES["a ramp and a square drawn along it"])
+    (pair,) = analyze(m).pairs
+    labels = {str(c) for r in pair.regions for e in r.edges for c in e.contacts}
+    assert "a.f2/b.f0" in labels  # the ramp's slope under the square's bottom
+    assert not any(label.startswith("a.f2/") and "+" in label.split("/")[1] for label in labels)
+
+
+def test_collinear_faces_are_named_where_they_touch():
+    m = mechanism(*SHAPES["a base whose top is two collinear faces"])
+    (pair,) = analyze(m).pairs
+    on_top = sorted((e.start[0], e.end[0], str(c)) for r in pair.regions for e in r.edges for c in e.contacts
+                    if e.start[1] == e.end[1] == pytest.approx(1.0) and e.start[0] != e.end[0])
+    # The block (width 2, x its left end) on the left face, straddling both, on the right face.
+    assert [(min(a, b), max(a, b), label) for a, b, label in on_top] == [
+        (-2.0, 8.0, "a.f3/b.bottom"), (8.0, 10.0, "a.f2+f3/b.bottom"), (10.0, 20.0, "a.f2/b.bottom")]
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_every_facet_has_one_label_naming_faces_that_meet(name):
+    """Over every fixture's pair spaces: a region facet is one contact or free along its whole
+    length (else it could hold a part against a face that has left), and every label names
+    faces of its part that really meet (a corner is two faces sharing a point)."""
+    m = load(fixture_path(name))
+    for pair in analyze(m).pairs:
+        for region in pair.regions:
+            labels: dict[int, set] = {}
+            for edge in region.edges:
+                labels.setdefault(edge.row, set()).add(edge.contacts)
+                for contact in edge.contacts:
+                    for part, features in ((contact.part_a, contact.faces_a), (contact.part_b, contact.faces_b)):
+                        assert_faces_meet(m, part, [f for feature in features for f in feature.split("+")])
+            assert all(len(found) == 1 for found in labels.values()), (pair.name, region.name, labels)
+
+
+def assert_faces_meet(m, part: str, names: list[str]) -> None:
+    """Every name is a face of the part, and the faces form one connected chain."""
+    faces = {}
+    for slice_ in m.part(part).slices:
+        for profile in slice_.profiles:
+            for element in profile.elements:
+                points = element.points(1e-6, False) + [element.end] if isinstance(element, Arc) else \
+                    [element.start, element.end]
+                faces.setdefault(element.name, []).append(LineString(points))
+    assert set(names) <= set(faces), f"{part}: no face named {sorted(set(names) - set(faces))}"
+    geometry = {name: shapely.union_all(faces[name]) for name in names}
+    reached, frontier = {names[0]}, [names[0]]
+    while frontier:
+        current = frontier.pop()
+        for other in names:
+            if other not in reached and geometry[current].distance(geometry[other]) <= m.tolerance.length:
+                reached.add(other)
+                frontier.append(other)
+    assert reached == set(names), f"{part}: faces {names} do not meet"
