@@ -9,13 +9,14 @@ than the tolerance, and any force-loaded part at rest that nothing holds.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 import shapely
 from shapely import affinity
+from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
 
 from .checks import overlap_depth
 from .geometry import Line, region_of
@@ -117,15 +118,16 @@ def overlaps(mechanism: Mechanism, values: dict[str, float], tolerance: float,
 def held(scene: Scene, values: dict[str, float], coordinate: str, direction: int, probe: float) -> bool:
     """Is the coordinate's part held against its force: by its own limit, or by other parts?
 
-    The part is moved ``probe`` every way that makes progress along the force and that
-    its coordinates allow: along the force's own coordinate, and, when it has a second
-    translation, sliding along each straight face near it (a ramp, a wedge, its own
-    slanted side). It is held when every such move overlaps another part (or passes a
-    limit). A rotation turns by the angle that moves its farthest point by ``probe``.
+    The part is first moved ``probe`` along its force's coordinate (a rotation by the
+    angle that moves its farthest point by ``probe``); the parts it then overlaps are
+    its holders. When it has a second translation it may also slide: along each
+    straight face where it meets a holder (a ramp under a block, the block's own
+    slanted side on a holder's corner), by ``probe`` with progress along the force. It
+    is held when every such move overlaps another part or passes a limit it is on.
     Any buried area beyond float noise counts: a holder may be a sliver far thinner
     than the probe (a block the instant before its support slides away). Sliding along
-    arcs is not tried: the tracer linearizes them, and a part may rest on an arc's
-    flat facet up to the arc tolerance away from where the real arc would let it slide.
+    arcs is not tried: the tracer linearizes them, and a part may rest on an arc's flat
+    facet up to the arc tolerance away from where the real arc would let it slide.
     """
     mechanism = scene.mechanism
     spec = mechanism.coordinate(coordinate)
@@ -134,60 +136,73 @@ def held(scene: Scene, values: dict[str, float], coordinate: str, direction: int
     owner = spec.part
     others = {key: shape for key, shape in scene.place(values).items() if key[0] != owner}
     noise = probe * mechanism.tolerance.length
-    for move in _moves(scene, values, spec, direction, probe, others):
-        nudged = {**values, **{name: values[name] + delta for name, delta in move.items()}}
-        if any(_at_limit(mechanism, mechanism.coordinate(name), values[name], delta) for name, delta in move.items()):
-            continue  # a stop holds the part that way
-        moved = scene.place(nudged, {owner})
-        if not any(scene.touching(key, other) and shape.intersection(other_shape).area > noise
-                   for key, shape in moved.items() for other, other_shape in others.items()):
-            return False
-    return True
 
+    def holders(move: dict[str, float]) -> set[tuple[str, int]]:
+        moved = scene.place({**values, **{n: values[n] + d for n, d in move.items()}}, {owner})
+        return {other for key, shape in moved.items() for other, other_shape in others.items()
+                if scene.touching(key, other) and shape.intersection(other_shape).area > noise}
 
-def _moves(scene: Scene, values: dict[str, float], spec, direction: int, probe: float,
-           others: dict) -> list[dict[str, float]]:
-    """Coordinate changes that move the part ``probe`` with progress along its force."""
-    mechanism = scene.mechanism
     if spec.is_angle:
-        return [{spec.name: direction * probe / _reach(mechanism, spec)}]
-    moves = [{spec.name: direction * probe}]
+        return bool(holders({spec.name: direction * probe / _reach(mechanism, spec)}))
+    found = holders({spec.name: direction * probe})
+    if not found:
+        return False
+    return all(holders(move) for move in _slides(scene, values, spec, direction, probe, found, others)
+               if not any(_at_limit(mechanism, mechanism.coordinate(n), values[n], d) for n, d in move.items()))
+
+
+def _slides(scene: Scene, values: dict[str, float], spec, direction: int, probe: float,
+            holders: set[tuple[str, int]], others: dict) -> list[dict[str, float]]:
+    """Coordinate changes sliding the part ``probe`` along the straight faces where it
+    meets its holders, with progress along its force (none without a second translation)."""
+    mechanism = scene.mechanism
     part = mechanism.part(spec.part)
     second = [mechanism.coordinate(c) for c in part.coordinates
               if c != spec.name and not mechanism.coordinate(c).is_angle]
     if not second:
-        return moves
+        return []
     axes = np.array([spec.axis, second[0].axis], float).T
-    for tangent in _nearby_face_directions(scene, values, part.name, probe, others):
+    slides = []
+    for tangent in _contact_face_directions(scene, values, part.name, probe, {k: others[k] for k in holders}):
         for sign in (1.0, -1.0):
             along, across = np.linalg.solve(axes, sign * probe * tangent)
             if along * direction > NOISE * probe:
-                moves.append({spec.name: float(along), second[0].name: float(across)})
-    return moves
+                slides.append({spec.name: float(along), second[0].name: float(across)})
+    return slides
 
 
-def _nearby_face_directions(scene: Scene, values: dict[str, float], owner: str, probe: float,
-                            others: dict) -> list[np.ndarray]:
-    """Unit directions of the straight faces of the part and of the parts within 2 ``probe`` of it."""
-    mechanism = scene.mechanism
-    mine = scene.place(values, {owner})
-    near = {owner} | {key[0] for key, shape in others.items()
-                      if any(scene.touching(k, key) and shape.distance(m) <= 2 * probe for k, m in mine.items())}
+def _contact_face_directions(scene: Scene, values: dict[str, float], owner: str, probe: float,
+                             holders: dict) -> list[np.ndarray]:
+    """Unit directions of the straight faces where the part meets its holders: the holders'
+    faces within 2 ``probe`` of it, and its own faces within 2 ``probe`` of a holder."""
+    mine = unary_union(list(scene.place(values, {owner}).values()))
+    theirs = unary_union(list(holders.values()))
     directions = {}
-    for name in sorted(near):
-        part = mechanism.part(name)
-        angle = scene.pose(name, values)[0]
-        turn = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
-        for slice_ in part.slices:
-            for profile in slice_.profiles:
-                for element in profile.elements:
-                    if isinstance(element, Line):
-                        d = turn @ (np.array(element.end, float) - np.array(element.start, float))
-                        d /= np.linalg.norm(d)
-                        if d[0] < 0 or (d[0] == 0 and d[1] < 0):
-                            d = -d
-                        directions.setdefault(tuple(np.round(d, 12)), d)
+    for name in sorted({owner} | {key[0] for key in holders}):
+        near = theirs if name == owner else mine
+        for segment in _line_faces(scene, name, values):
+            if segment.distance(near) <= 2 * probe:
+                (x0, y0), (x1, y1) = segment.coords
+                d = np.array([x1 - x0, y1 - y0]) / segment.length
+                if d[0] < 0 or (d[0] == 0 and d[1] < 0):
+                    d = -d
+                directions.setdefault(tuple(np.round(d, 12)), d)
     return [directions[k] for k in sorted(directions)]
+
+
+def _line_faces(scene: Scene, name: str, values: dict[str, float]) -> list[LineString]:
+    """The part's straight faces placed at ``values``."""
+    angle, dx, dy, pivot = scene.pose(name, values)
+    faces = []
+    for slice_ in scene.mechanism.part(name).slices:
+        for profile in slice_.profiles:
+            for element in profile.elements:
+                if isinstance(element, Line):
+                    segment = LineString([element.start, element.end])
+                    if angle:
+                        segment = affinity.rotate(segment, angle, origin=pivot, use_radians=True)
+                    faces.append(affinity.translate(segment, dx, dy))
+    return faces
 
 
 def _at_limit(mechanism: Mechanism, spec, value: float, direction: float) -> bool:

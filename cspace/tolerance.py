@@ -89,11 +89,16 @@ class Tolerance:
 
     @property
     def support_probe(self) -> float:
-        """Distance a force-loaded part is nudged to test that something supports it.
+        """Distance a force-loaded part is moved to test that something holds it.
 
-        It exceeds the largest gap outward arc linearization can leave.
+        It exceeds the largest gap outward arc linearization can leave between two
+        real parts along an axis. A linearized arc's corner stands at most
+        ``arc`` from the true arc radially, but along an axis up to (1 + sqrt 2)
+        ``arc`` (an arc so small that one facet spans its quarter: the corner at
+        (r, r) from the centre, r = (1 + sqrt 2) ``arc``, lies r above the arc's
+        end); two such corners can face each other: 4.83 ``arc``.
         """
-        return 2.0 * self.arc + 100.0 * self.length
+        return 5.0 * self.arc + 100.0 * self.length
 
     def __repr__(self) -> str:
         return (f"Tolerance(size={self.size:g}, length={self.length:g}, angle={self.angle:g}, "
