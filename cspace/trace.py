@@ -18,10 +18,12 @@ import numpy as np
 
 from .analysis import Analysis
 from .errors import TraceError
+from .layout import Stop
 from .tolerance import NOISE
 
 TWO_PI = 2 * math.pi
 MAX_SAMPLES = 1_000_000
+INPUT_BLOCKED = "input blocked"
 
 
 @dataclass(frozen=True)
@@ -75,10 +77,15 @@ class Piece:
 
 @dataclass
 class Segment:
-    """A maximal stretch of uniform behaviour (one record of paper Figure 4)."""
+    """A maximal stretch of uniform behaviour (one record of paper Figure 4).
+
+    ``end`` says what ended it: the input blocked, contacts beginning or ending, a
+    coordinate starting, stopping or reversing, or, for the last, why the trace ended.
+    """
 
     index: int
     pieces: list[Piece]
+    end: str = ""
 
     @property
     def first(self) -> Piece:
@@ -103,10 +110,6 @@ class Segment:
     @property
     def end_time(self) -> float:
         return self.pieces[-1].time + self.pieces[-1].duration
-
-    @property
-    def end(self) -> str:
-        return self.pieces[-1].end
 
     def knots(self) -> tuple[np.ndarray, np.ndarray]:
         params = np.concatenate([p.params if i == 0 else p.params[1:] for i, p in enumerate(self.pieces)])
@@ -144,7 +147,8 @@ class Trace:
     segments: list[Segment] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.segments = build_segments(self.pieces)
+        names = [c.name for c in self.analysis.mechanism.coordinates]
+        self.segments = build_segments(self.pieces, names, self.end_reason)
 
     @property
     def mechanism(self):
@@ -189,15 +193,46 @@ class Trace:
         return f"Trace({self.mechanism.name!r}, segments={len(self.segments)}, end={self.end_reason!r})"
 
 
-def build_segments(pieces: list[Piece]) -> list[Segment]:
-    """Group consecutive pieces of equal behaviour into numbered segments."""
+def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reason: str = "") -> list[Segment]:
+    """Group consecutive pieces of equal behaviour into numbered segments, each with its end.
+
+    ``names`` are the coordinates' names and ``end_reason`` why the trace ended (the last
+    segment's end).
+    """
     segments: list[Segment] = []
     for piece in pieces:
         if segments and segments[-1].pieces[-1].behaviour == piece.behaviour:
             segments[-1].pieces.append(piece)
         else:
             segments.append(Segment(len(segments) + 1, [piece]))
+    for segment, following in zip(segments, segments[1:] + [None]):
+        segment.end = _ending(segment, following, names, end_reason)
     return segments
+
+
+def _ending(segment: Segment, following: Segment | None, names: list[str] | None, end_reason: str) -> str:
+    """What ended a segment, from the last piece's event and how the next segment differs."""
+    last = segment.pieces[-1]
+    if following is None:
+        return end_reason or last.end
+    if last.end == INPUT_BLOCKED:
+        return INPUT_BLOCKED
+    before, after = segment.first.contacts, following.first.contacts
+    events = [_contact_event(c, "begins") for c in sorted(after - before, key=str)]
+    events += [_contact_event(c, "ends") for c in sorted(before - after, key=str)]
+    if not events and names is not None:
+        for name, old, new in zip(names, segment.first.signs, following.first.signs):
+            if old != new:
+                events.append(f"{name} {'stops' if new == 0 else 'starts' if old == 0 else 'reverses'}")
+    return "; ".join(events) or "driving changes"
+
+
+def _contact_event(contact, verb: str) -> str:
+    """``contact begins: a.top/b.bottom``, or ``xw reaches its upper limit 8`` for a stop."""
+    if isinstance(contact, Stop):
+        side = f"its {contact.side} limit {contact.value:g}"
+        return f"{contact.coordinate} {'reaches' if verb == 'begins' else 'leaves'} {side}"
+    return f"contact {verb}: {contact}"
 
 
 def wrap(angle: float) -> float:

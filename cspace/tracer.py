@@ -28,7 +28,7 @@ from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics, Veloci
 from .errors import TraceError
 from .regions import RegionDiagram
 from .tolerance import NOISE
-from .trace import DriveLine, Piece, Trace, TraceStats
+from .trace import INPUT_BLOCKED, DriveLine, Piece, Trace, TraceStats
 
 MAX_PIECES = 20000
 SCAN = 64  # table nodes examined at a time when following a linkage (most pieces end sooner)
@@ -89,7 +89,7 @@ class Tracer:
                 end = "time allotment used"
                 break
             if current >= len(motions):
-                end = "input blocked" if motions else "no input motions"
+                end = INPUT_BLOCKED if motions else "no input motions"
                 break
             held = {self.mechanism.coordinate_index[c]: 0.0 for c in motions[current].coordinates}
             clock = 0.0
@@ -104,6 +104,8 @@ class Tracer:
             rates = {self.mechanism.coordinate_index[c]: v for c, v in motion.velocities}
             piece = self.step(q, INPUT, rates, current, now, now, motion_start, allotment)
             if piece is None:
+                if pieces:
+                    pieces[-1].end = INPUT_BLOCKED
                 current, motion_start = current + 1, now
                 continue
             pieces.append(piece)

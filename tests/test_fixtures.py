@@ -112,3 +112,16 @@ def test_every_moving_coordinate_drives_or_is_driven(name):
         accounted = set(piece.roots) | {t for line in piece.lines for t in line.targets}
         assert moving <= accounted, f"segment {segment.index}: {sorted(moving - accounted)} unaccounted"
         assert all(line.source in accounted for line in piece.lines)
+
+
+def test_each_segment_says_what_ended_it():
+    pusher = [s.end for s in traced("pusher").segments]
+    assert pusher == ["contact begins: pusher.right/a.left", "contact begins: a.right/b.left",
+                      "contact begins: b.right/c.left", "input blocked"]
+    wedge = traced("wedge").segments
+    assert wedge[0].end == "input blocked"  # the stop at xw = 8 blocks the first input; the second takes over
+    assert wedge[-1].end == "time allotment used"
+    four_bar = traced("four-bar").segments
+    assert [s.end for s in four_bar[:-1]] == ["t4 reverses"] * (len(four_bar) - 1)
+    gate = [s.end for s in traced("spring-gate").segments]
+    assert gate[0] == "contact begins: block.top/gate.bottom; contact ends: block.right/gate.left"
