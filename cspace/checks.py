@@ -19,7 +19,8 @@ from .poses import part_transform
 
 
 def check_profiles(mechanism: Mechanism) -> None:
-    """Raise GeometryError, naming part and field, unless every profile is a closed simple loop."""
+    """Raise GeometryError, naming part and field, unless every profile is a closed simple loop
+    and no two profiles of a slice cross."""
     length = mechanism.tolerance.length
     for part in mechanism.parts:
         for i, slice_ in enumerate(part.slices):
@@ -28,6 +29,22 @@ def check_profiles(mechanism: Mechanism) -> None:
                     check_profile(profile, length)
                 except GeometryError as error:
                     raise error.located(where=f"part {part.name!r}", field=f"slices[{i}].profiles[{k}]") from None
+            _check_no_crossing(part, i)
+
+
+def _check_no_crossing(part: Part, index: int) -> None:
+    """Profiles of a slice may be apart, touch, or nest (a nested profile is a hole); two whose
+    outlines cross are ambiguous (which is material, which a hole?), so they are refused."""
+    polygons = [shapely.Polygon(profile.ring()) for profile in part.slices[index].profiles]
+    if len(polygons) < 2:
+        return
+    tree = shapely.STRtree(polygons)
+    for i, k in sorted(zip(*tree.query(polygons, predicate="overlaps"))):
+        if i < k:
+            where = polygons[i].intersection(polygons[k]).representative_point()
+            raise GeometryError(f"profiles {i} and {k} cross near ({where.x:.6g}, {where.y:.6g}); profiles of a "
+                                "slice may touch or nest (a nested one is a hole) but not cross: draw their "
+                                "union as one profile", where=f"part {part.name!r}", field=f"slices[{index}].profiles")
 
 
 def part_geometry(part: Part, slice_index: int) -> BaseGeometry:

@@ -176,10 +176,12 @@ def _trace(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     mechanism = load(args.file)
     analysis = analyze(mechanism)
+    result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
     regions = sum(len(p.regions) for p in analysis.constraining_pairs)
     print(f"{args.file}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
           f"{len(mechanism.linkages)} linkages, {len(analysis.pairs)} interacting pairs "
-          f"({len(analysis.constraining_pairs)} constraining, {regions} regions)")
+          f"({len(analysis.constraining_pairs)} constraining, {regions} regions); traced {len(result.segments)} "
+          f"segments ({result.end_reason})")
     return 0
 
 

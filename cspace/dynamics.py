@@ -457,8 +457,8 @@ class SimpleDynamics:
                     rates[j] = direction * speed
         for j in self.forces:
             if phase == INPUT and j not in fixed and abs(v[j]) >= self.limit * (1 - 1e-9):
-                raise TraceError("a force meets no resistance during an input step "
-                                 f"(coordinate index {j}); the external step should have moved it")
+                raise TraceError("a force meets no resistance during an input step; the external step "
+                                 "should have moved it")
         dependent = moving - set(rates)
         for j in dependent:
             if abs(v[j]) >= self.limit * (1 - 1e-9):

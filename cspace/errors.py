@@ -52,4 +52,34 @@ class UnsupportedPairError(ModelError):
 
 
 class TraceError(CspaceError, RuntimeError):
-    """The tracer could not continue (no progress, unbounded motion, segment cap)."""
+    """The tracer could not continue (no progress, unbounded motion, segment cap).
+
+    Rendered like a file error, with the parts involved and the time:
+
+    >>> str(TraceError("nothing ever stops this motion", file="m.toml", parts=("block",), time=2.5))
+    "m.toml: part 'block': at t = 2.5: nothing ever stops this motion"
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, parts: tuple[str, ...] = (),
+                 time: float | None = None) -> None:
+        self.message = message
+        self.file = file
+        self.parts = tuple(parts)
+        self.time = time
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        head = [self.file] if self.file else []
+        if self.parts:
+            names = [repr(p) for p in self.parts]
+            head.append(f"part {names[0]}" if len(names) == 1 else
+                        f"parts {', '.join(names[:-1])} and {names[-1]}")
+        if self.time is not None:
+            head.append(f"at t = {self.time:.6g}")
+        return ": ".join(head + [self.message])
+
+    def located(self, *, file: str | None = None, parts: tuple[str, ...] = (),
+                time: float | None = None) -> TraceError:
+        """The same error with missing location parts filled in (inner code knows less)."""
+        return TraceError(self.message, file=self.file or file, parts=self.parts or tuple(parts),
+                          time=self.time if self.time is not None else time)

@@ -313,7 +313,8 @@ class RegionDiagram:
         """Record pair p's candidate regions; it touches if one of them has a contact edge through its point."""
         pair = self.pairs[p]
         if not found:
-            raise TraceError(f"the path left the free space of pair {pair.name} (parts overlap)")
+            raise TraceError("the path left the free space of the pair (the parts would overlap)",
+                             parts=(pair.part_a, pair.part_b))
         touch = near and any(pair.regions[i].contacts_at(point, self._length_tol) for i in found)
         self._found[p], self._touch[p] = found, touch
         self._several[p], self._first[p] = len(found) > 1, found[0]

@@ -75,6 +75,7 @@ class Tracer:
         self.dynamics = SimpleDynamics(self.n, links, {j: (f.direction, f.speed) for j, f in self.forces.items()},
                                        self.manager, mechanism.speed, self.tolerance.velocity)
         self.is_angle = np.array([c.is_angle for c in mechanism.coordinates])
+        self._involved: set[int] = set()  # coordinates the current step may move, for error messages
 
     def run(self, allotment: float) -> Trace:
         start = time.perf_counter()
@@ -83,15 +84,11 @@ class Tracer:
         motions = list(self.mechanism.inputs)
         current, motion_start = 0, 0.0
         pieces: list[Piece] = []
-        end = "no input motions"
         while True:
-            if now >= allotment - NOISE * max(1.0, allotment):
-                end = "time allotment used"
-                break
-            if current >= len(motions):
-                end = INPUT_BLOCKED if motions else "no input motions"
-                break
-            held = {self.mechanism.coordinate_index[c]: 0.0 for c in motions[current].coordinates}
+            # External motions run to completion first, the input held (it wins): also at
+            # the end, so a part released by the last input step is not left hovering.
+            held = {self.mechanism.coordinate_index[c]: 0.0 for c in motions[current].coordinates} \
+                if current < len(motions) else {}
             clock = 0.0
             while True:
                 piece = self.step(q, EXTERNAL, held, current, now, clock, 0.0, np.inf)
@@ -100,6 +97,12 @@ class Tracer:
                 pieces.append(piece)
                 q, clock = piece.configs[-1], float(piece.params[-1])
                 self.guard(pieces)
+            if now >= allotment - NOISE * max(1.0, allotment):
+                end = "time allotment used"
+                break
+            if current >= len(motions):
+                end = INPUT_BLOCKED if motions else "no input motions"
+                break
             motion = motions[current]
             rates = {self.mechanism.coordinate_index[c]: v for c, v in motion.velocities}
             piece = self.step(q, INPUT, rates, current, now, now, motion_start, allotment)
@@ -123,8 +126,9 @@ class Tracer:
 
     def guard(self, pieces: list[Piece]) -> None:
         if len(pieces) > self.max_pieces:
-            raise TraceError(f"the trace passed {self.max_pieces} pieces of path (region by region) at "
-                             f"t = {pieces[-1].time:.6g}; shorten the time allotment with --until")
+            raise TraceError(f"the trace passed {self.max_pieces} pieces of path (region by region); "
+                             "shorten the time allotment with --until", file=self.mechanism.source,
+                             time=pieces[-1].time)
 
     def step(self, q: np.ndarray, phase: str, fixed: dict[int, float], motion: int, now: float,
              param: float, origin: float, limit: float) -> Piece | None:
@@ -133,8 +137,18 @@ class Tracer:
         Only pairs among parts that can move in this step constrain it: what the input
         drives (input step) or the forces not surely stuck (external step), and what
         tight contacts and linkages connect to them. Every combination of the regions
-        those pairs may be in is tried; the best velocity program wins.
+        those pairs may be in is tried; the best velocity program wins. An error names
+        the file, the time and the parts that could move.
         """
+        self._involved = {j for j, rate in fixed.items() if rate} if phase == INPUT else set(self.forces)
+        try:
+            return self._step(q, phase, fixed, motion, now, param, origin, limit)
+        except TraceError as error:
+            parts = tuple(dict.fromkeys(self.mechanism.coordinates[j].part for j in sorted(self._involved)))
+            raise error.located(file=self.mechanism.source, parts=parts, time=now) from None
+
+    def _step(self, q: np.ndarray, phase: str, fixed: dict[int, float], motion: int, now: float,
+              param: float, origin: float, limit: float) -> Piece | None:
         diagram, dynamics = self.diagram, self.dynamics
         here = diagram.choices(q)
         if phase == EXTERNAL:
@@ -150,6 +164,7 @@ class Tracer:
         else:
             start = {j for j, rate in fixed.items() if rate != 0}
         movable = dynamics.reach(here.touching_rows(), start)
+        self._involved = movable
         active = diagram.active(movable)
         choices = here.among(active)
         still = set(range(self.n)) - movable
@@ -174,8 +189,7 @@ class Tracer:
         followed = self.follow(best, q, param, limit)
         if len(followed.params) < 2:
             # The program found a motion its own mode cannot follow: never loop on it.
-            raise TraceError(f"no progress at t = {now:.6g} ({phase} step): the motion found at this "
-                             "configuration stops at once")
+            raise TraceError(f"no progress ({phase} step): the motion found at this configuration stops at once")
         configs = np.asarray(followed.configs)
         params = np.asarray(followed.params)
         middle = _at(params, configs, 0.5 * (params[0] + params[-1]))
@@ -208,12 +222,16 @@ class Tracer:
             if ratios.min() < dt:
                 dt, event = float(ratios.min()), "region exit"
         if not np.isfinite(dt):
-            names = [c.name for c, r in zip(self.mechanism.coordinates, v) if abs(r) > eps]
-            raise TraceError(f"{', '.join(names)} move without end: nothing ever stops this motion "
-                             "(is a support missing?)")
+            self.without_end(v)
         if dt <= 0:
             return _Followed([param], [q.copy()], event)
         return _Followed([param, param + dt], [q.copy(), q + v * dt], event)
+
+    def without_end(self, v: np.ndarray) -> None:
+        """Refuse a motion that nothing ever stops, naming what moves."""
+        moving = [c for c, rate in zip(self.mechanism.coordinates, v) if abs(rate) > self.dynamics.eps]
+        raise TraceError(f"{', '.join(c.name for c in moving)} move without end: nothing ever stops this "
+                         "motion (is a support missing?)", parts=tuple(dict.fromkeys(c.part for c in moving)))
 
     def follow_table(self, mode: Mode, q: np.ndarray, param: float, limit: float, link: LinkageLink,
                      v0: np.ndarray, w: np.ndarray) -> _Followed:
@@ -319,9 +337,7 @@ class Tracer:
                     if to_node < dt:
                         dt, event = to_node, "table cell"
             if not np.isfinite(dt):
-                names = [c.name for c, r in zip(self.mechanism.coordinates, v) if abs(r) > eps]
-                raise TraceError(f"{', '.join(names)} move without end: nothing ever stops this motion "
-                                 "(is a support missing?)")
+                self.without_end(v)
             q = q + v * dt
             param += dt
             params.append(param)

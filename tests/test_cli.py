@@ -91,6 +91,7 @@ def test_statistics(capsys):
 def test_check(capsys):
     status, out, _ = run(["check", FEEDER], capsys)
     assert status == 0 and out.startswith(f"{FEEDER}: ok: 7 parts, 8 coordinates")
+    assert out.rstrip().endswith("traced 20 segments (time allotment used)")
 
 
 @pytest.mark.parametrize("command", [["--help"], ["trace", "--help"], ["check", "--help"]])
