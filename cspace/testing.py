@@ -10,6 +10,7 @@ than the tolerance, and any force-loaded part at rest that nothing holds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import zip_longest
 
 import numpy as np
 import shapely
@@ -251,7 +252,7 @@ def assert_traces_equal(first: Trace, second: Trace) -> None:
     from .describe import describe, path_csv, region_table, to_json
 
     for report in (describe, to_json, path_csv, region_table):
-        a, b = report(first), report(second)
-        if a != b:
-            line = next(i for i, (x, y) in enumerate(zip(a.splitlines(), b.splitlines())) if x != y)
-            raise AssertionError(f"{report.__name__} differs at line {line + 1}")
+        a, b = report(first).splitlines(), report(second).splitlines()
+        for line, (x, y) in enumerate(zip_longest(a, b), start=1):
+            if x != y:
+                raise AssertionError(f"{report.__name__} differs at line {line}: {x!r} != {y!r}")

@@ -31,3 +31,17 @@ def test_cli_output_does_not_depend_on_hash_seed(tmp_path):
                               capture_output=True, text=True, env=env, check=True)
         outputs.append((done.stdout, csv.read_text()))
     assert outputs[0] == outputs[1]
+
+
+def test_the_comparison_fails_on_a_shorter_trace_and_on_a_changed_value():
+    """assert_traces_equal is an oracle too: a prefix of a trace, or one moved value, is not equal."""
+    full = trace(analyze(load(fixture_path("pusher"))))
+    shorter = trace(analyze(load(fixture_path("pusher"))), until=20)
+    with pytest.raises(AssertionError, match="differs at line"):
+        assert_traces_equal(full, shorter)
+    with pytest.raises(AssertionError, match="differs at line"):
+        assert_traces_equal(shorter, full)
+    moved = trace(analyze(load(fixture_path("pusher"))))
+    moved.pieces[-1].configs = moved.pieces[-1].configs + 1e-3
+    with pytest.raises(AssertionError, match="differs at line"):
+        assert_traces_equal(full, moved)

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from cspace import UnsupportedPairError, analyze, loads
 from cspace.cli import main
 
 BASE = """\
@@ -193,3 +194,25 @@ def test_the_installed_command_prints_no_traceback(tmp_path):
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_a_rotating_part_that_can_touch_another_is_refused_naming_the_pair():
+    """Pairs with rotation are not computed yet: refused with both parts named, not traced wrongly."""
+    text = """
+[[parts]]
+name = "frame"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [-5, -3, 5, -2] }]
+[[parts]]
+name = "lever"
+motion = "fixed-axes"
+coordinates = [{ name = "a", pivot = [0, 0] }]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [-4, -0.5, 4, 0.5] }]
+"""
+    with pytest.raises(UnsupportedPairError) as caught:
+        analyze(loads(text, source="lever.toml"))
+    assert str(caught.value).startswith("lever.toml: parts 'frame' and 'lever': coordinates: 'lever' rotates ('a')")

@@ -6,7 +6,9 @@ import math
 
 import pytest
 
+from cspace.constraints import ConstraintManager
 from cspace.describe import describe, path_rows
+from cspace.tracer import Tracer
 
 from .common import traced
 
@@ -132,3 +134,18 @@ def test_a_corner_on_a_corner_touches_with_both_face_pairs():
     assert {"frame.left-wall.bottom/block1.top", "frame.left-wall.right/block1.left",
             "frame.right-wall.bottom/block1.top", "frame.right-wall.left/block1.right"} <= contacts
     assert "frame.table.top/block1.bottom" in contacts
+
+
+def test_every_explored_region_is_nonempty():
+    """Table 2's nonempty count equals the explored one because each region is built around a
+    configuration its closure holds; checked here by a feasibility program per explored region."""
+    analysis = traced("feeder").analysis
+    tracer = Tracer(analysis)
+    result = tracer.run(analysis.mechanism.time)
+    explored = tracer.diagram.stats.explored
+    manager = ConstraintManager(analysis.mechanism.tolerance.lp)
+    for key in explored:
+        region = tracer.diagram.region(key)
+        assert manager.feasible(region.rows(), region.h), key
+    assert {piece.key for piece in result.pieces} <= explored
+    assert result.stats.nonempty_regions == result.stats.explored_regions == len(explored)
