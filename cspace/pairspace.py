@@ -290,47 +290,89 @@ def _plane_regions(rows: list[Row2], box: list[tuple[Fraction, Fraction]], quant
 
     A facet that is a contact along part of its length and free (or another contact)
     along the rest would hold a part against a face that has moved away: the tracer
-    only sees a region's rows, so the end of the contact would not be an event.
+    only sees a region's rows, so the end of the contact would not be an event. Each
+    facet is labelled once; the cuts are made by clipping, and every facet of a piece
+    then lies within one labelled stretch of the facet it came from, or on a cut.
     """
     polygon = _clip(box, rows)
     facets = _facets(rows, polygon, tagger)
-    cut = _label_change_cut(facets)
-    if cut is not None:
-        below = _tighter(rows + [cut])
-        above = _tighter(rows + [(-cut[0], -cut[1], -cut[2])])
-        return _plane_regions(below, box, quantum, tagger) + _plane_regions(above, box, quantum, tagger)
-    edges = tuple(RegionEdge(k, _float(p0, quantum), _float(p1, quantum), contacts)
-                  for k, _, pieces in facets for p0, p1, contacts in pieces)
+    parts = [(rows, polygon)]
+    for row, point, cut in _label_change_cuts(facets):
+        parts = [half for part in parts for half in _split(part, row, point, cut)]
+    labels = {row: stretches for row, stretches in facets}
+    return [_plane_region(part_rows, part, labels, box, quantum, tagger) for part_rows, part in parts]
+
+
+def _plane_region(rows: list[Row2], polygon: list, labels: dict, box: list, quantum: float,
+                  tagger: _Tagger) -> Region:
+    """One region: its rows as unit-length float rows and its facets with their labels."""
+    edges = []
+    for k, row in enumerate(rows):
+        stretch = _stretch(polygon, row)
+        if stretch is None:
+            continue
+        start, end = stretch
+        if start == end:
+            contacts = tagger.contacts(start, row[:2])
+        else:
+            middle = _lerp(start, end, Fraction(1, 2))
+            contacts = next((c for p0, p1, c in labels.get(row, ()) if _between(middle, p0, p1)), ())
+        edges.append(RegionEdge(k, _float(start, quantum), _float(end, quantum), contacts))
     norms = [math.hypot(float(a), float(b)) for a, b, _ in rows]
     matrix = np.array([[float(a) / n, float(b) / n] for (a, b, _), n in zip(rows, norms)]).reshape(-1, 2)
     bounds = np.array([float(c) * quantum / n for (_, _, c), n in zip(rows, norms)])
     vertices = np.array([[float(x) * quantum, float(y) * quantum] for x, y in polygon]).reshape(-1, 2)
-    return [Region("", matrix, bounds, vertices, edges, _dimension(polygon), _bbox(polygon, box, quantum))]
+    return Region("", matrix, bounds, vertices, tuple(edges), _dimension(polygon), _bbox(polygon, box, quantum))
 
 
-def _facets(rows: list[Row2], polygon: list, tagger: _Tagger) -> list[tuple[int, Row2, list]]:
-    """(row number, row, labelled stretches) of every row the region's outline touches."""
+def _stretch(polygon: list, row: Row2) -> tuple[tuple, tuple] | None:
+    """Where the outline lies on a row: its first and last point along the row, or None."""
+    a, b, c = row
+    on_row = [p for p in polygon if a * p[0] + b * p[1] == c]
+    if not on_row:
+        return None
+    on_row.sort(key=lambda p: a * p[1] - b * p[0])
+    return on_row[0], on_row[-1]
+
+
+def _facets(rows: list[Row2], polygon: list, tagger: _Tagger) -> list[tuple[Row2, list]]:
+    """(row, labelled stretches) of every row the region's outline runs along."""
     facets = []
-    for k, (a, b, c) in enumerate(rows):
-        on_row = [p for p in polygon if a * p[0] + b * p[1] == c]
-        if on_row:
-            direction = (-b, a)
-            on_row.sort(key=lambda p: p[0] * direction[0] + p[1] * direction[1])
-            facets.append((k, (a, b, c), _facet_pieces(on_row[0], on_row[-1], (a, b), tagger)))
+    for row in rows:
+        stretch = _stretch(polygon, row)
+        if stretch is not None and stretch[0] != stretch[1]:
+            facets.append((row, _facet_pieces(*stretch, row[:2], tagger)))
     return facets
 
 
-def _label_change_cut(facets: list[tuple[int, Row2, list]]) -> Row2 | None:
-    """A line across the first facet whose label changes, through the point where it changes.
+def _label_change_cuts(facets: list[tuple[Row2, list]]) -> list[tuple[Row2, tuple, Row2]]:
+    """(facet row, point, cut) for every point where a facet's label changes: the cut is the
+    line across the facet through that point, horizontal through a vertical facet and
+    vertical through any other. It lies in free space, so it is free along its whole length."""
+    cuts = []
+    for row, pieces in facets:
+        for _, (x, y), _ in pieces[:-1]:
+            cut = (Fraction(0), Fraction(1), y) if row[1] == 0 else (Fraction(1), Fraction(0), x)
+            cuts.append((row, (x, y), cut))
+    return cuts
 
-    Horizontal through a vertical facet, vertical through any other. The cut lies in free
-    space, so it is a free facet along its whole length and never needs cutting itself.
-    """
-    for _, (_, b, _), pieces in facets:
-        if len(pieces) > 1:
-            x, y = pieces[0][1]
-            return (Fraction(0), Fraction(1), y) if b == 0 else (Fraction(1), Fraction(0), x)
-    return None
+
+def _split(part: tuple[list[Row2], list], row: Row2, point: tuple, cut: Row2) -> list[tuple[list[Row2], list]]:
+    """The part cut in two by ``cut`` if its facet on ``row`` runs through ``point``, else the part."""
+    rows, polygon = part
+    stretch = _stretch(polygon, row)
+    if stretch is None or not _between(point, *stretch) or point in stretch:
+        return [part]
+    halves = []
+    for side in (cut, (-cut[0], -cut[1], -cut[2])):
+        halves.append((_tighter(rows + [side]), _clip(polygon, [side])))
+    return halves
+
+
+def _between(point: tuple, start: tuple, end: tuple) -> bool:
+    """Is ``point`` on the segment from ``start`` to ``end`` (collinear points, exact)?"""
+    return min(start[0], end[0]) <= point[0] <= max(start[0], end[0]) and \
+        min(start[1], end[1]) <= point[1] <= max(start[1], end[1])
 
 
 def _tighter(rows: list[Row2]) -> list[Row2]:
