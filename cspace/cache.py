@@ -2,36 +2,62 @@
 
 A pair space depends only on the two parts' shapes (slices, profiles, face names),
 how their axes move one relative to the other, the tolerances that shape the exact
-geometry, and the code that builds it; the key is a hash of all of these, so editing
-a part, a tolerance or cspace itself misses the cache instead of reading a stale
-entry. Names of parts and coordinates are not in it: an entry is relabelled for the
-pair that reads it. Entries are JSON (never pickle: a cache file
-cannot run code), written atomically.
+geometry, and the code that builds it. The key is a hash of all of these; "the code"
+is the source of every module of the ``cspace`` package, so any change to cspace
+misses the cache rather than read an entry an older builder wrote. Names of parts and
+coordinates are not in it: an entry is relabelled for the pair that reads it.
+
+The cache must never change an answer, so an entry is used only if it validates:
+
+* it is a regular file (not a FIFO, a device, a symlink or a directory) of at most
+  ``MAX_BYTES``, read without following links or blocking;
+* it is JSON of the expected shape: every field present with the right type, sizes
+  that agree (a region's rows, bounds and vertices over the pair's dimension, edges
+  on rows it has), finite numbers, contacts between the pair's two parts;
+* it was stored under the digest it is read for, and the SHA-256 of its content
+  matches the checksum stored with it, so no edit, truncation or swap goes unseen.
+
+Anything else is discarded (deleted), recomputed and rewritten, with one line on
+standard error (``cspace: warning: discarded a damaged cache entry ...``). Entries are
+JSON, never pickle: a cache file cannot run code. They are written to a temporary
+file and renamed into place; temporary files a killed run left behind are removed
+once they are a minute old (a concurrent writer's fresh one is left alone).
 
 The cache lives in ``$CSPACE_CACHE``, else ``$XDG_CACHE_HOME/cspace``, else
-``~/.cache/cspace``; ``CSPACE_CACHE=off`` disables it. A cache that cannot be read or
-written is simply not used: it only ever saves time.
+``~/.cache/cspace``; ``CSPACE_CACHE=off`` disables it. A cache folder that cannot be
+read or written is simply not used: it only ever saves time.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import shutil
+import stat
+import sys
 import tempfile
+import time
 from dataclasses import astuple
 from pathlib import Path
 
 import numpy as np
 
-from . import decompose, geometry, minkowski, pairspace
 from .model import Slice
 from .pairspace import Contact, PairSpace, Region, RegionEdge
 from .tolerance import Tolerance
 
-FORMAT = 2
-_CODE = hashlib.sha256(b"".join(Path(m.__file__).read_bytes()
-                                for m in (geometry, minkowski, decompose, pairspace))).hexdigest()
+FORMAT = 3
+MAX_BYTES = 256 * 1024 * 1024  # no pair space of a valid mechanism comes near this
+STALE_SECONDS = 60.0  # a temporary file this old belongs to a run that was killed
+_PACKAGE = Path(__file__).resolve().parent
+_CODE = hashlib.sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
+                                for path in sorted(_PACKAGE.glob("*.py")))).hexdigest()
+
+
+class Damaged(Exception):
+    """A cache entry that must not be used; the message says why."""
 
 
 def folder() -> Path | None:
@@ -58,13 +84,28 @@ def key(slices_a: tuple[Slice, ...], slices_b: tuple[Slice, ...], columns: list,
 
 
 def load(digest: str) -> PairSpace | None:
-    """The cached pair space for ``digest``, if there is a readable one."""
+    """The cached pair space for ``digest``, if there is a valid one.
+
+    A damaged entry is deleted, with one line on standard error, and None returned so
+    the caller computes the space again and stores it.
+    """
     where = folder()
     if where is None:
         return None
+    path = where / "pairs" / f"{digest}.json"
     try:
-        return _decode(json.loads((where / "pairs" / f"{digest}.json").read_text()))
-    except (OSError, ValueError, KeyError, TypeError):
+        text = _read(path)
+    except FileNotFoundError:
+        return None
+    except Damaged as damage:
+        _discard(path, str(damage))
+        return None
+    except OSError:
+        return None  # an unreadable folder: the cache is not used
+    try:
+        return _decode(_unwrap(text, digest))
+    except Damaged as damage:
+        _discard(path, str(damage))
         return None
 
 
@@ -73,14 +114,79 @@ def store(digest: str, space: PairSpace) -> None:
     where = folder()
     if where is None:
         return
+    target = where / "pairs"
     try:
-        target = where / "pairs"
         target.mkdir(parents=True, exist_ok=True)
+        _remove_stale(target)
+        content = _encode(space)
+        entry = {"format": FORMAT, "key": digest, "checksum": _checksum(content), "space": content}
         with tempfile.NamedTemporaryFile("w", dir=target, suffix=".tmp", delete=False) as handle:
-            json.dump(_encode(space), handle)
+            json.dump(entry, handle)
         os.replace(handle.name, target / f"{digest}.json")
     except OSError:
         return
+
+
+def _read(path: Path) -> str:
+    """An entry's text: a regular file of bounded size, opened without following links or blocking."""
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise Damaged("not a regular file")
+    if info.st_size > MAX_BYTES:
+        raise Damaged(f"{info.st_size} bytes, more than any pair space")
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise Damaged("not a regular file")
+        data = handle.read(MAX_BYTES + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Damaged("not UTF-8 text") from None
+
+
+def _unwrap(text: str, digest: str) -> dict:
+    """The pair space's content from an entry, once its format, key and checksum match."""
+    try:
+        entry = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Damaged("not valid JSON") from None
+    _fields(entry, "entry", {"format": int, "key": str, "checksum": str, "space": dict})
+    if entry["format"] != FORMAT:
+        raise Damaged(f"format {entry['format']}, expected {FORMAT}")
+    if entry["key"] != digest:
+        raise Damaged("stored under another key")
+    if entry["checksum"] != _checksum(entry["space"]):
+        raise Damaged("checksum does not match its content")
+    return entry["space"]
+
+
+def _checksum(content: dict) -> str:
+    return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _discard(path: Path, reason: str) -> None:
+    """Delete a damaged entry (a directory in its place too) and say so on one line."""
+    print(f"cspace: warning: discarded a damaged cache entry {path} ({reason}); recomputing it",
+          file=sys.stderr)
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    except OSError:
+        return
+
+
+def _remove_stale(target: Path) -> None:
+    """Remove temporary files that a killed run left behind."""
+    now = time.time()
+    for leftover in target.glob("*.tmp"):
+        try:
+            if now - leftover.lstat().st_mtime > STALE_SECONDS:
+                leftover.unlink()
+        except OSError:
+            continue
 
 
 def _encode(space: PairSpace) -> dict:
@@ -98,15 +204,89 @@ def _encode(space: PairSpace) -> dict:
 
 
 def _decode(data: dict) -> PairSpace:
-    k = len(data["matrix"])
-    regions = []
-    for r in data["regions"]:
-        edges = tuple(RegionEdge(row, tuple(start), tuple(end),
-                                 tuple(Contact(pa, tuple(fa), pb, tuple(fb)) for pa, fa, pb, fb in contacts))
-                      for row, start, end, contacts in r["edges"])
-        regions.append(Region(r["name"], np.array(r["rows"], float).reshape(-1, k), np.array(r["bounds"], float),
-                              np.array(r["vertices"], float).reshape(-1, k), edges, r["dimension"],
-                              tuple(r["bbox"])))
-    return PairSpace(data["part_a"], data["part_b"], tuple(data["coordinates"]),
-                     np.array(data["matrix"], float), tuple(regions),
-                     tuple(np.array(p, float) for p in data["blocked"]))
+    """A pair space from validated content; raises Damaged at the first thing out of shape."""
+    _fields(data, "space", {"part_a": str, "part_b": str, "coordinates": list, "matrix": list, "blocked": list,
+                            "regions": list})
+    parts = (data["part_a"], data["part_b"])
+    if not all(isinstance(c, str) for c in data["coordinates"]):
+        raise Damaged("coordinates are not names")
+    matrix = _matrix(data["matrix"], "matrix", len(data["coordinates"]))
+    k = matrix.shape[0]
+    if k not in (1, 2):
+        raise Damaged(f"a pair space of dimension {k}")
+    blocked = tuple(_matrix(p, "blocked", 2) for p in data["blocked"])
+    regions = tuple(_region(r, k, parts) for r in data["regions"])
+    if not regions:
+        raise Damaged("no regions")
+    return PairSpace(parts[0], parts[1], tuple(data["coordinates"]), matrix, regions, blocked)
+
+
+def _region(data, k: int, parts: tuple[str, str]) -> Region:
+    _fields(data, "region", {"name": str, "rows": list, "bounds": list, "vertices": list, "dimension": int,
+                             "bbox": list, "edges": list})
+    rows = _matrix(data["rows"], "rows", k)
+    bounds = _vector(data["bounds"], "bounds")
+    if len(bounds) != len(rows):
+        raise Damaged(f"region {data['name']!r} has {len(rows)} rows and {len(bounds)} bounds")
+    vertices = _matrix(data["vertices"], "vertices", k)
+    if data["dimension"] not in (0, 1, 2) or data["dimension"] > k:
+        raise Damaged(f"region {data['name']!r} of dimension {data['dimension']}")
+    bbox = _vector(data["bbox"], "bbox")
+    if len(bbox) != 2 * k:
+        raise Damaged(f"region {data['name']!r} has a box of {len(bbox)} numbers")
+    edges = tuple(_edge(e, len(rows), k, parts) for e in data["edges"])
+    return Region(data["name"], rows, np.array(bounds, float), vertices, edges, data["dimension"],
+                  tuple(float(v) for v in bbox))
+
+
+def _edge(data, rows: int, k: int, parts: tuple[str, str]) -> RegionEdge:
+    if not (isinstance(data, list) and len(data) == 4):
+        raise Damaged("an edge is not [row, start, end, contacts]")
+    row, start, end, contacts = data
+    if type(row) is not int or not 0 <= row < rows:
+        raise Damaged(f"an edge on row {row!r} of a region with {rows} rows")
+    start, end = _vector(start, "edge start"), _vector(end, "edge end")
+    if len(start) != k or len(end) != k or not isinstance(contacts, list):
+        raise Damaged("an edge of the wrong dimension")
+    return RegionEdge(row, tuple(float(v) for v in start), tuple(float(v) for v in end),
+                      tuple(_contact(c, parts) for c in contacts))
+
+
+def _contact(data, parts: tuple[str, str]) -> Contact:
+    if not (isinstance(data, list) and len(data) == 4):
+        raise Damaged("a contact is not [part, faces, part, faces]")
+    part_a, faces_a, part_b, faces_b = data
+    if (part_a, part_b) != parts:
+        raise Damaged(f"a contact between {part_a!r} and {part_b!r} in the space of {parts[0]!r}/{parts[1]!r}")
+    for faces in (faces_a, faces_b):
+        if not (isinstance(faces, list) and faces and all(isinstance(f, str) for f in faces)):
+            raise Damaged("a contact's faces are not names")
+    return Contact(part_a, tuple(faces_a), part_b, tuple(faces_b))
+
+
+def _fields(data, what: str, expected: dict[str, type]) -> None:
+    """``data`` is a dict with exactly these fields, of these types (bool is not an int here)."""
+    if not isinstance(data, dict) or set(data) != set(expected):
+        raise Damaged(f"{what} does not have the fields {sorted(expected)}")
+    for name, kind in expected.items():
+        if not isinstance(data[name], kind) or (kind is int and isinstance(data[name], bool)):
+            raise Damaged(f"{what} field {name!r} is not a {kind.__name__}")
+
+
+def _vector(values, what: str) -> list[float]:
+    if not isinstance(values, list) or not all(_finite(v) for v in values):
+        raise Damaged(f"{what} is not a list of finite numbers")
+    return values
+
+
+def _matrix(values, what: str, width: int) -> np.ndarray:
+    """A list of rows of ``width`` finite numbers, as an array of shape (rows, width)."""
+    if not isinstance(values, list) or not all(isinstance(r, list) and len(r) == width for r in values):
+        raise Damaged(f"{what} is not rows of {width} numbers")
+    for row in values:
+        _vector(row, what)
+    return np.array(values, float).reshape(-1, width)
+
+
+def _finite(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
