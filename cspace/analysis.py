@@ -8,7 +8,7 @@ and computes their configuration spaces.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
@@ -19,10 +19,11 @@ from .checks import check_initial_overlaps, check_profiles
 from .errors import ModelError, UnsupportedPairError
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
-from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference
+from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, snapped
 from .model import Mechanism, Part
 from .pairs import interacting_pairs
 from .pairspace import PairSpace, translation_pair_space
+from .tolerance import RESOLUTION
 
 
 @dataclass
@@ -127,7 +128,7 @@ class _PairBuilder:
         """The pair space of ``a`` and ``b``: shared with same-shaped pairs, from the disk cache when there."""
         self._check_translating(a, b)
         coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
-        digest = cache.key(a.slices, b.slices, self._columns(a, coordinates), self.tolerance)
+        digest = cache.key(a.slices, b.slices, self._columns(a, coordinates), self.tolerance, self.mechanism.origin)
         space = self._spaces.get(digest)
         if space is None:
             space = cache.load(digest)
@@ -148,8 +149,8 @@ class _PairBuilder:
                     for pa in self.pieces(a, i):
                         for pb in self.pieces(b, j):
                             polygons.append(minkowski_difference(pa, pb, slack))
-        return translation_pair_space(a.name, b.name, coordinates, self._columns(a, coordinates), polygons,
-                                      self.tolerance.quantum)
+        return translation_pair_space(a.name, b.name, coordinates, self._columns(a, coordinates),
+                                      snapped(polygons, slack / 10), self.tolerance.quantum)
 
     def _columns(self, a: Part, coordinates: tuple[str, ...]) -> list[tuple[Fraction, Fraction]]:
         """How each coordinate moves B relative to A, exactly."""
@@ -173,8 +174,13 @@ class _PairBuilder:
     def pieces(self, part: Part, index: int) -> list[ConvexPiece]:
         key = (part.name, index)
         if key not in self._pieces:
-            polylines = [p.polyline(self.tolerance.arc) for p in part.slices[index].oriented]
-            self._pieces[key] = convex_pieces(polylines, self.tolerance.quantum)
+            # Relative to the mechanism's origin: A - B is unchanged by a shift of both, and
+            # parts drawn far out keep their precision on the grid (and its integer range).
+            ox, oy = self.mechanism.origin
+            polylines = [replace(polyline, vertices=tuple((x - ox, y - oy) for x, y in polyline.vertices))
+                         for polyline in (p.polyline(self.tolerance.arc) for p in part.slices[index].oriented)]
+            resolution = RESOLUTION * self.tolerance.length / self.tolerance.quantum  # the inputs' rounding, in grid steps
+            self._pieces[key] = convex_pieces(polylines, self.tolerance.quantum, max(resolution, 2.0))
         return self._pieces[key]
 
 

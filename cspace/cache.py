@@ -71,15 +71,18 @@ def folder() -> Path | None:
     return Path(base) / "cspace"
 
 
-def key(slices_a: tuple[Slice, ...], slices_b: tuple[Slice, ...], columns: list, tolerance: Tolerance) -> str:
-    """Content hash of everything a pair space depends on: shapes, relative axes, tolerances, code.
+def key(slices_a: tuple[Slice, ...], slices_b: tuple[Slice, ...], columns: list, tolerance: Tolerance,
+        origin: tuple[float, float] = (0.0, 0.0)) -> str:
+    """Content hash of everything a pair space depends on: shapes, relative axes, tolerances,
+    the origin the geometry is gridded from, code.
 
     Part and coordinate names are not in it (a space is relabelled for each pair);
     face names are. Built from the exact field values (``astuple``), never from
     display reprs, which abbreviate and round.
     """
     shapes = tuple(tuple(astuple(s) for s in slices) for slices in (slices_a, slices_b))
-    text = repr((FORMAT, _CODE, shapes, [tuple(map(str, c)) for c in columns], tolerance.quantum, tolerance.arc))
+    text = repr((FORMAT, _CODE, shapes, [tuple(map(str, c)) for c in columns], tolerance.quantum, tolerance.arc,
+                 origin))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -6,6 +6,7 @@ so a sliver thinner than the length tolerance is touching, not overlapping.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import shapely
@@ -15,12 +16,31 @@ from shapely.geometry.base import BaseGeometry
 from .errors import GeometryError, ModelError
 from .geometry import check_profile, region_of
 from .model import LINKAGE, Mechanism, Part
-from .poses import part_transform
+from .poses import initial_bounds, part_transform
+from .tolerance import MIN_SIZE, RESOLUTION
+
+
+def check_scale(mechanism: Mechanism) -> None:
+    """Raise ModelError unless the mechanism is at least ``MIN_SIZE`` across and its numbers,
+    where it is drawn, resolve positions to ``RESOLUTION`` of its length tolerance."""
+    size, length = mechanism.size, mechanism.tolerance.length
+    if size < MIN_SIZE:
+        raise ModelError(f"the mechanism is {size:.3g} across; cspace works on mechanisms from {MIN_SIZE:g} "
+                         "across up: draw it in a smaller unit", field="parts")
+    x0, y0, x1, y1 = initial_bounds(mechanism)
+    distance = max(abs(x0), abs(y0), abs(x1), abs(y1))
+    if math.ulp(distance) > RESOLUTION * length:
+        within = 2.0 ** (math.floor(math.log2(RESOLUTION * length)) + 52)
+        raise ModelError(f"it is drawn {distance:.3g} from the origin but is only {size:.3g} across: numbers that "
+                         f"large resolve positions only to {math.ulp(distance):.3g}, coarser than {RESOLUTION:g} of "
+                         f"its length tolerance {length:.3g}; draw it nearer the origin (within {within:.3g})",
+                         field="parts")
 
 
 def check_profiles(mechanism: Mechanism) -> None:
     """Raise GeometryError, naming part and field, unless every profile is a closed simple loop
-    and no two profiles of a slice cross."""
+    and no two profiles of a slice cross; and ModelError unless the mechanism's scale is one
+    cspace computes right (:func:`check_scale`)."""
     length = mechanism.tolerance.length
     for part in mechanism.parts:
         for i, slice_ in enumerate(part.slices):
@@ -30,32 +50,39 @@ def check_profiles(mechanism: Mechanism) -> None:
                 except GeometryError as error:
                     raise error.located(where=f"part {part.name!r}", field=f"slices[{i}].profiles[{k}]") from None
             _check_no_crossing(part, i)
+    check_scale(mechanism)
 
 
 def _check_no_crossing(part: Part, index: int) -> None:
     """Profiles of a slice may be apart, touch, or nest (a nested profile is a hole); two whose
     outlines cross are ambiguous (which is material, which a hole?), so they are refused."""
-    polygons = [shapely.Polygon(profile.ring()) for profile in part.slices[index].profiles]
-    if len(polygons) < 2:
+    profiles = part.slices[index].profiles
+    if len(profiles) < 2:
         return
+    near = profiles[0].elements[0].start  # relative to the slice: intersections far out cancel
+    polygons = [shapely.Polygon(profile.ring(origin=near)) for profile in profiles]
     tree = shapely.STRtree(polygons)
     for i, k in sorted(zip(*tree.query(polygons, predicate="overlaps"))):
         if i < k:
             where = polygons[i].intersection(polygons[k]).representative_point()
-            raise GeometryError(f"profiles {i} and {k} cross near ({where.x:.6g}, {where.y:.6g}); profiles of a "
+            x, y = where.x + near[0], where.y + near[1]
+            raise GeometryError(f"profiles {i} and {k} cross near ({x:.6g}, {y:.6g}); profiles of a "
                                 "slice may touch or nest (a nested one is a hole) but not cross: draw their "
                                 "union as one profile", where=f"part {part.name!r}", field=f"slices[{index}].profiles")
 
 
-def part_geometry(part: Part, slice_index: int) -> BaseGeometry:
-    """A slice's material in the part's local frame, arcs finely linearized."""
-    return region_of(part.slices[slice_index].profiles)
+def part_geometry(part: Part, slice_index: int, origin: tuple[float, float] = (0.0, 0.0)) -> BaseGeometry:
+    """A slice's material in the part's local frame relative to ``origin``, arcs finely linearized."""
+    return region_of(part.slices[slice_index].profiles, origin=origin)
 
 
 def posed(mechanism: Mechanism, part: Part, slice_index: int, values: Mapping[str, float]) -> BaseGeometry:
-    """A slice's material placed in the plane at the given coordinate values."""
-    t = part_transform(mechanism, part, values)
-    return affine_transform(part_geometry(part, slice_index), [t[0, 0], t[0, 1], t[1, 0], t[1, 1], t[0, 2], t[1, 2]])
+    """A slice's material placed in the plane at the given coordinate values, relative to the
+    mechanism's origin (overlaps are the same anywhere; their areas keep their precision)."""
+    origin = mechanism.origin
+    t = part_transform(mechanism, part, values, origin)
+    return affine_transform(part_geometry(part, slice_index, origin),
+                            [t[0, 0], t[0, 1], t[1, 0], t[1, 1], t[0, 2], t[1, 2]])
 
 
 def overlap_depth(a: BaseGeometry, b: BaseGeometry) -> float:
@@ -88,6 +115,7 @@ def check_initial_overlaps(mechanism: Mechanism, values: Mapping[str, float]) ->
         if depth > tolerance:
             common = ga.intersection(gb)
             where = common.representative_point()
+            x, y = where.x + mechanism.origin[0], where.y + mechanism.origin[1]
             raise ModelError(f"overlap {depth:.4g} deep (area {common.area:.4g}) around "
-                             f"({where.x:.4g}, {where.y:.4g}); parts may touch but not overlap",
+                             f"({x:.4g}, {y:.4g}); parts may touch but not overlap",
                              where=f"parts {pa.name!r} and {pb.name!r}", field="initial configuration")

@@ -1,7 +1,10 @@
 """Reports of a trace: Figure 4 text, JSON, the sampled path, Figure 10 and Table 2.
 
 Numbers are printed with up to 4 decimals, trailing zeros dropped; angles are in
-(-pi, pi], and a segment's end values are limits from inside the segment.
+(-pi, pi], and a segment's end values are limits from inside the segment. Lengths of
+a mechanism smaller than 1 get as many more decimals as its size has leading zeros
+(a part 3e-8 across moves by 0.00000001, not by 0), so reports read the same at any
+scale; JSON and CSV keep 10 decimals on the same rule.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 import numpy as np
 
@@ -18,10 +22,20 @@ from .regions import RegionDiagram
 from .trace import Segment, Trace, reported
 
 
-def number(value: float) -> str:
-    """Up to 4 decimals, no trailing zeros: ``number(2.12683) == '2.1268'``, ``number(-1.0) == '-1'``."""
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
+def number(value: float, decimals: int = 4) -> str:
+    """Up to ``decimals`` decimals, no trailing zeros: ``number(2.12683) == '2.1268'``, ``number(-1.0) == '-1'``."""
+    text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+def extra_decimals(trace: Trace) -> int:
+    """Decimals lengths get beyond the usual: as many as the mechanism's size has leading zeros."""
+    return max(0, -math.floor(math.log10(trace.mechanism.size)))
+
+
+def _decimals(trace: Trace, coordinate: str, base: int) -> int:
+    """Decimals for a coordinate's values: ``base``, more for the lengths of a small mechanism."""
+    return base if trace.mechanism.coordinate(coordinate).is_angle else base + extra_decimals(trace)
 
 
 def describe(trace: Trace) -> str:
@@ -35,7 +49,7 @@ def describe(trace: Trace) -> str:
             lines.append(f"(drives {_ref(trace, line.source)} ({targets}))")
         for part in _described_parts(trace):
             motion, values = _part_motion(trace, segment, part)
-            fields = " ".join(_values_text(v) for v in values)
+            fields = " ".join(_values_text(v, _decimals(trace, v[0], 4)) for v in values)
             lines.append(f"({part.name} {motion} {fields})")
         records.append("\n".join(lines))
     end = _end_time(trace)
@@ -80,7 +94,8 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
     segments = []
     for segment in trace.segments:
         record = _segment_record(trace, segment)
-        record["constraints"] = diagram.reported(segment.first.key, segment.start).constraints(manager, names)
+        record["constraints"] = diagram.reported(segment.first.key, segment.start).constraints(
+            manager, names, 4 + extra_decimals(trace))
         segments.append(record)
     document = {
         "mechanism": trace.mechanism.name,
@@ -112,16 +127,19 @@ def path_csv(trace: Trace) -> str:
     """The sampled path as CSV."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["time", "segment"] + [c.name for c in trace.mechanism.coordinates])
+    names = [c.name for c in trace.mechanism.coordinates]
+    places = [_decimals(trace, name, 10) for name in names]
+    writer.writerow(["time", "segment"] + names)
     for time, segment, *values in path_rows(trace):
-        writer.writerow([_csv_number(time), segment] + [_csv_number(v) for v in values])
+        writer.writerow([_csv_number(time), segment] + [_csv_number(v, d) for v, d in zip(values, places)])
     return out.getvalue()
 
 
 def path_json(trace: Trace) -> str:
     """The sampled path as JSON: column names and rows."""
     names = ["time", "segment"] + [c.name for c in trace.mechanism.coordinates]
-    rows = [[_clean(r[0]), r[1]] + [_clean(v) for v in r[2:]] for r in path_rows(trace)]
+    places = [_decimals(trace, c.name, 10) for c in trace.mechanism.coordinates]
+    rows = [[_clean(r[0]), r[1]] + [_clean(v, d) for v, d in zip(r[2:], places)] for r in path_rows(trace)]
     return json.dumps({"columns": names, "rows": rows}) + "\n"
 
 
@@ -199,8 +217,9 @@ def _segment_record(trace: Trace, segment: Segment) -> dict:
     parts = []
     for part in _described_parts(trace):
         motion, values = _part_motion(trace, segment, part)
-        coordinates = [{"name": v[0], "start": _clean(v[1]), "end": _clean(v[2])} if len(v) == 3
-                       else {"name": v[0], "value": _clean(v[1])} for v in values]
+        places = {v[0]: _decimals(trace, v[0], 10) for v in values}
+        coordinates = [{"name": v[0], "start": _clean(v[1], places[v[0]]), "end": _clean(v[2], places[v[0]])}
+                       if len(v) == 3 else {"name": v[0], "value": _clean(v[1], places[v[0]])} for v in values]
         parts.append({"part": part.name, "motion": motion, "coordinates": coordinates})
     regions: dict[str, list[str]] = {}
     for piece in segment.pieces:
@@ -308,8 +327,8 @@ def _mesh_counts(trace: Trace) -> tuple[int, int]:
     return triangles, quads
 
 
-def _values_text(value: tuple) -> str:
-    return f"({value[0]} {' '.join(number(v) for v in value[1:])})"
+def _values_text(value: tuple, decimals: int) -> str:
+    return f"({value[0]} {' '.join(number(v, decimals) for v in value[1:])})"
 
 
 def _ref(trace: Trace, j: int) -> str:
@@ -326,12 +345,12 @@ def _end_time(trace: Trace) -> float:
     return trace.segments[-1].end_time if trace.segments else 0.0
 
 
-def _clean(value: float) -> float:
+def _clean(value: float, decimals: int = 10) -> float:
     """Round away float noise (and negative zero) so output is stable and readable."""
-    rounded = round(float(value), 10)
+    rounded = round(float(value), decimals)
     return 0.0 if rounded == 0 else rounded
 
 
-def _csv_number(value: float) -> str:
-    return repr(_clean(value))
+def _csv_number(value: float, decimals: int = 10) -> str:
+    return repr(_clean(value, decimals))
 

@@ -11,6 +11,11 @@ velocity of every coordinate:
   in the external step; following a retreating blocker at any speed in an input
   step), while every other coordinate moves as little as it must (L1 norm).
 
+Velocities are measured against each coordinate's speed scale (the mechanism's
+speed for a translation, that over its size for a rotation): tolerances, the
+program's variables and its objective, so a mechanism behaves the same at any size
+and in any units, and the solver's absolute tolerance means the same everywhere.
+
 The solution fixes a *mode*: which coordinates stand still, which have prescribed
 rates, and which tight rows carry motion (a pushed part, a follower). Within one
 region the mode stays valid across linkage-table cells, so the path is followed by
@@ -20,6 +25,7 @@ solving the mode's small linear system per cell instead of a new program.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -30,8 +36,8 @@ from .regions import MechanismRegion
 
 INPUT = "input"
 EXTERNAL = "external"
-UNFORCED_WEIGHT = 1e-3
-SPEED_LIMIT = 1e6
+UNFORCED_WEIGHT = 1e-3  # per unit of a coordinate's speed scale
+SPEED_LIMIT = 1e6  # speed scales: faster than this is a jam
 STUCK_MEMO = 256  # stuck-force answers kept: a resting stack meets the same tight rows step after step
 
 
@@ -56,9 +62,14 @@ class Mode:
     binding: tuple[int, ...]
     directions: tuple[int, ...]
     linkages: tuple[LinkageLink, ...]
-    eps: float
+    eps: np.ndarray  # per coordinate: slower than this stands still
     anchor: np.ndarray  # the configuration the mode was found at
     objective: float = 0.0
+
+    @cached_property
+    def row_eps(self) -> np.ndarray:
+        """Per row of the region: a rate below this is no rate (the coordinates' tolerances through the row)."""
+        return abs(self.region.G) @ self.eps
 
     def velocity_at(self, q: np.ndarray) -> np.ndarray | None:
         """Velocity on the table cells at ``q``, or None if the mode no longer holds."""
@@ -74,11 +85,11 @@ class Mode:
 
     def moving_linkages(self) -> list[int]:
         """Indices of the linkages whose input moves in this mode."""
-        return [k for k, link in enumerate(self.linkages) if abs(self.velocity[link.input]) > self.eps]
+        return [k for k, link in enumerate(self.linkages) if abs(self.velocity[link.input]) > self.eps[link.input]]
 
     def check(self, v: np.ndarray | None) -> np.ndarray:
         """``v`` if it is the program's velocity (the contacts determine the motion), else fail."""
-        if v is None or np.max(np.abs(v - self.velocity)) > 10 * self.eps:
+        if v is None or np.any(np.abs(v - self.velocity) > 10 * self.eps):
             raise TraceError("the motion at this configuration is not determined by its contacts "
                              "(an underdetermined mode)")
         return v
@@ -114,7 +125,7 @@ class Mode:
                 return None
             v0, w = at_slope - slope * (tilted - at_slope), tilted - at_slope
             self.check(at_slope)
-        if abs(w[link.input]) > self.eps:
+        if abs(w[link.input]) > self.eps[link.input]:
             return None
         return link, v0, w
 
@@ -144,6 +155,7 @@ class Mode:
             return v, not unknown
         A = np.array(rows)
         b = -(A @ known)
+        tolerance = np.abs(A) @ self.eps
         A = A[:, unknown]
         unique = A.shape[0] == A.shape[1]
         try:
@@ -151,7 +163,7 @@ class Mode:
         except np.linalg.LinAlgError:
             unique = False
             x = np.linalg.lstsq(A, b, rcond=None)[0]
-        if np.max(np.abs(A @ x - b), initial=0.0) > self.eps:
+        if np.any(np.abs(A @ x - b) > tolerance):
             return None, False
         v[unknown] = x
         return v, unique
@@ -165,10 +177,11 @@ class Mode:
         """
         region, v = self.region, self.velocity
         rows = region.rows(region.tight(q) & (region.owners >= 0))
-        effect = rows[np.abs(rows @ v) <= self.eps] * v
+        rows = rows[np.abs(rows @ v) <= np.abs(rows) @ self.eps]
+        effect, noise = rows * v, np.abs(rows) * self.eps
         pushers: dict[int, list[int]] = {}
         pushed: dict[int, list[int]] = {}
-        for side, (r, k) in ((pushers, np.nonzero(effect > self.eps)), (pushed, np.nonzero(effect < -self.eps))):
+        for side, (r, k) in ((pushers, np.nonzero(effect > noise)), (pushed, np.nonzero(effect < -noise))):
             for row, j in zip(r.tolist(), k.tolist()):
                 side.setdefault(row, []).append(j)
         return sorted({(a, b) for row, sources in pushers.items() for a in sources for b in pushed.get(row, ())})
@@ -188,16 +201,23 @@ class Velocity:
 
 
 class SimpleDynamics:
-    """Velocity programs for one mechanism."""
+    """Velocity programs for one mechanism.
+
+    ``scales`` holds each coordinate's speed scale; ``tolerance`` is the fraction of it
+    below which a coordinate stands still (the velocity tolerance factor), also the
+    least difference between two objectives, which are measured in speed scales.
+    """
 
     def __init__(self, n: int, linkages: tuple[LinkageLink, ...], forces: dict[int, tuple[int, float]],
-                 manager: ConstraintManager, speed: float, velocity_tolerance: float) -> None:
+                 manager: ConstraintManager, scales: np.ndarray, tolerance: float) -> None:
         self.n = n
         self.linkages = linkages
         self.forces = forces
         self.manager = manager
-        self.eps = velocity_tolerance
-        self.limit = SPEED_LIMIT * speed
+        self.scales = np.asarray(scales, float)
+        self.eps = tolerance * self.scales
+        self.floor = tolerance
+        self.limit = SPEED_LIMIT * self.scales
         self._stuck: dict[tuple, frozenset[int]] = {}
 
     def velocity(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
@@ -214,7 +234,7 @@ class SimpleDynamics:
         best: Velocity | None = None
         for directions in self._direction_choices(q, fixed):
             found = self._program(region, rows, q, phase, fixed, directions)
-            if found is not None and (best is None or found.objective < best.objective - self.eps):
+            if found is not None and (best is None or found.objective < best.objective - self.floor):
                 best = found
         return best
 
@@ -327,9 +347,9 @@ class SimpleDynamics:
         moved: dict[int, float] = {}
         for _ in range(2 * len(rows) + 1):
             excess = rows @ v
-            violated = np.flatnonzero(excess > self.eps)
+            violated = np.flatnonzero(excess > np.abs(rows) @ self.eps)
             if not len(violated):
-                objective = UNFORCED_WEIGHT * sum(abs(v[j]) for j in moved)
+                objective = UNFORCED_WEIGHT * sum(abs(v[j]) / self.scales[j] for j in moved)
                 return Velocity(objective, v, tuple(directions), self.progress(v))
             r = int(violated[0])
             relievers = [j for j in free if rows[r, j] != 0 and not (j in moved and rows[r, j] * moved[j] > 0)]
@@ -358,7 +378,7 @@ class SimpleDynamics:
             if j not in stuck:
                 direction, speed = self.forces[j]
                 v[j] = direction * speed
-        if np.any(rows @ v > self.eps):
+        if np.any(rows @ v > np.abs(rows) @ self.eps):
             return False
         progress = self.progress(v)
         return Velocity(-progress, v, directions, progress)
@@ -369,8 +389,8 @@ class SimpleDynamics:
         return held | {lk.output for lk in self.linkages if lk.input in held}
 
     def progress(self, v: np.ndarray) -> float:
-        """How far forced coordinates move along their forces, per unit of parameter."""
-        return float(sum(d * v[j] for j, (d, _) in self.forces.items()))
+        """How far forced coordinates move along their forces, as fractions of their full speeds."""
+        return float(sum(d * v[j] / speed for j, (d, speed) in self.forces.items()))
 
     def _direction_choices(self, q: np.ndarray, fixed: dict[int, float]) -> list[tuple[int, ...]]:
         """Input directions to try for each linkage: known, or both at a table node."""
@@ -392,7 +412,9 @@ class SimpleDynamics:
         Coordinates with known velocity (prescribed or held) are substituted, which
         keeps the program as small as the motion's real freedom. A forced coordinate is
         one column; an unforced one is split into forward and backward parts
-        ``v = p - m`` (p, m >= 0) so that minimizing p + m minimizes |v|.
+        ``v = p - m`` (p, m >= 0) so that minimizing p + m minimizes |v|. Columns are in
+        units of their coordinates' speed scales and rows are normalized, so the
+        solver's tolerance is relative whatever the mechanism's size or units.
         """
         n = self.n
         known = np.zeros(n)
@@ -403,26 +425,29 @@ class SimpleDynamics:
             return Velocity(0.0, known, directions, self.progress(known))
         forced = [j for j in free if j in self.forces]
         unforced = [j for j in free if j not in self.forces]
-        # Column c of the program adds ``spread[:, c]`` to the free coordinates' velocities.
+        # Column c of the program adds ``spread[:, c]`` (in speed scales) to the free coordinates' velocities.
         columns = forced + unforced + unforced
         spread = np.zeros((n, len(columns)))
         spread[columns[:len(forced) + len(unforced)], np.arange(len(forced) + len(unforced))] = 1.0
         spread[unforced, np.arange(len(forced) + len(unforced), len(columns))] = -1.0
+        spread *= self.scales[:, None]
         cost = np.full(len(columns), UNFORCED_WEIGHT)
         lower = np.zeros(len(columns))
-        upper = np.full(len(columns), self.limit)
+        upper = np.full(len(columns), SPEED_LIMIT)
         for c, j in enumerate(forced):
             direction, speed = self.forces[j]
-            cost[c] = -direction
-            cap = speed if phase == EXTERNAL else self.limit
-            lower[c], upper[c] = (-self.limit, cap) if direction > 0 else (-cap, self.limit)
+            cost[c] = -direction * self.scales[j] / speed
+            cap = speed / self.scales[j] if phase == EXTERNAL else SPEED_LIMIT
+            lower[c], upper[c] = (-SPEED_LIMIT, cap) if direction > 0 else (-cap, SPEED_LIMIT)
         G = region.rows(tight)
         rows = G @ spread
         rhs = -(G @ known)
         touches = np.any(rows != 0, axis=1)
-        if np.any(rhs[~touches] < -self.eps):
+        if np.any(rhs[~touches] < -(np.abs(G) @ self.eps)[~touches]):
             return None  # a tight row the known velocities alone violate
-        blocks, row_lo, row_hi = [rows[touches]], [np.full(int(touches.sum()), -np.inf)], [rhs[touches]]
+        norms = np.abs(rows[touches]).max(axis=1, initial=0.0)
+        blocks = [rows[touches] / norms[:, None]]
+        row_lo, row_hi = [np.full(int(touches.sum()), -np.inf)], [rhs[touches] / norms]
         for link, direction in zip(self.linkages, directions):
             relation = np.zeros(n)
             relation[link.output] = 1.0
@@ -430,14 +455,15 @@ class SimpleDynamics:
             row = relation @ spread
             value = -(relation @ known)
             if not row.any():
-                if abs(value) > self.eps:
+                if abs(value) > np.abs(relation) @ self.eps:
                     return None
                 continue
-            blocks.append(row[None, :])
-            row_lo.append([value])
-            row_hi.append([value])
+            norm = np.abs(row).max()
+            blocks.append(row[None, :] / norm)
+            row_lo.append([value / norm])
+            row_hi.append([value / norm])
             if link.input not in fixed:
-                blocks.append(direction * spread[link.input][None, :])
+                blocks.append(direction * spread[link.input][None, :] / self.scales[link.input])
                 row_lo.append([0.0])
                 row_hi.append([np.inf])
         result = self.manager.solve(cost, np.vstack(blocks), np.concatenate(row_lo), np.concatenate(row_hi),
@@ -449,23 +475,23 @@ class SimpleDynamics:
 
     def _mode(self, region, tight, q, phase, fixed, v, directions) -> Mode:
         eps = self.eps
-        moving = {j for j in range(self.n) if abs(v[j]) > eps}
+        moving = {j for j in range(self.n) if abs(v[j]) > eps[j]}
         rates = dict(fixed)
         if phase == EXTERNAL:
             for j, (direction, speed) in self.forces.items():
-                if j not in fixed and direction * v[j] >= speed - eps:
+                if j not in fixed and direction * v[j] >= speed - eps[j]:
                     rates[j] = direction * speed
         for j in self.forces:
-            if phase == INPUT and j not in fixed and abs(v[j]) >= self.limit * (1 - 1e-9):
+            if phase == INPUT and j not in fixed and abs(v[j]) >= self.limit[j] * (1 - 1e-9):
                 raise TraceError("a force meets no resistance during an input step; the external step "
                                  "should have moved it")
         dependent = moving - set(rates)
         for j in dependent:
-            if abs(v[j]) >= self.limit * (1 - 1e-9):
+            if abs(v[j]) >= self.limit[j] * (1 - 1e-9):
                 raise TraceError("a motion needs unbounded speed (the mechanism jams at a singular contact)")
         still = frozenset(j for j in range(self.n) if j not in moving and j not in rates)
         rows = region.rows(tight)
-        holds = np.abs(rows @ v) <= eps
+        holds = np.abs(rows @ v) <= np.abs(rows) @ eps
         if dependent:
             holds &= np.any(rows[:, sorted(dependent)] != 0, axis=1)
         else:

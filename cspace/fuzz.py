@@ -19,7 +19,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
+
+from .geometry import Arc, Line, Profile
+from .model import LINKAGE, Mechanism
 
 
 class Draw(Protocol):
@@ -215,3 +219,50 @@ def _crank(pivot_x: float, radius: float, link: float, piston_length: float, pis
         f'  {{ kind = "pin", parts = ["rod", "piston"], points = [[{link}, 0], [{pin}, {axle_y}]] }},',
         "]", "",
     ]
+
+
+def moved(mechanism: Mechanism, offset: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> Mechanism:
+    """The same mechanism drawn ``scale`` times as large and moved by ``offset``.
+
+    Lengths scale (profiles, pivots, joint points, translations' initial values, limits,
+    input velocities and force speeds), so every event happens at the same time and
+    every translation coordinate is ``scale`` times its old value; angles are unchanged.
+    The offset moves only the drawing: coordinates are displacements from it. Linkage
+    members are drawn in their own frames, so only scale applies to them.
+
+    >>> from cspace.loader import load
+    >>> far = moved(load("fixtures/pusher.toml"), offset=(1e6, -1e6), scale=10)
+    >>> far.part("a").slices[0].profiles[0].elements[0].start, far.coordinate("xa").initial
+    ((1000000.0, -1000000.0), 50.0)
+    """
+    members = {p.name for p in mechanism.parts if p.motion == LINKAGE}
+
+    def point(p, member: bool = False) -> tuple[float, float]:
+        x, y = p[0] * scale, p[1] * scale
+        return (x, y) if member else (x + offset[0], y + offset[1])
+
+    def profile(source: Profile, member: bool) -> Profile:
+        elements = []
+        for e in source.elements:
+            if isinstance(e, Arc):
+                elements.append(Arc(point(e.start, member), point(e.end, member), point(e.center, member), e.ccw, e.name))
+            else:
+                elements.append(Line(point(e.start, member), point(e.end, member), e.name))
+        return Profile(tuple(elements))
+
+    parts = tuple(replace(part, slices=tuple(replace(s, profiles=tuple(profile(p, part.name in members)
+                                                                         for p in s.profiles))
+                                             for s in part.slices)) for part in mechanism.parts)
+    coordinates = tuple(
+        replace(c, pivot=point(c.pivot)) if c.is_angle else
+        replace(c, initial=c.initial * scale, limits=None if c.limits is None else
+                (c.limits[0] * scale, c.limits[1] * scale)) for c in mechanism.coordinates)
+    angles = {c.name for c in mechanism.coordinates if c.is_angle}
+    linkages = tuple(replace(linkage, joints=tuple(replace(joint, points=tuple(
+        point(p, part in members) for part, p in zip(joint.parts, joint.points))) for joint in linkage.joints))
+        for linkage in mechanism.linkages)
+    forces = tuple(replace(f, speed=f.speed if f.coordinate in angles else f.speed * scale) for f in mechanism.forces)
+    inputs = tuple(replace(m, velocities=tuple((c, v if c in angles else v * scale) for c, v in m.velocities))
+                   for m in mechanism.inputs)
+    return replace(mechanism, parts=parts, coordinates=coordinates, linkages=linkages, forces=forces,
+                   inputs=inputs)

@@ -198,28 +198,49 @@ class Profile:
         return Profile(tuple(e.reversed() for e in reversed(self.elements)))
 
     def polyline(self, tolerance: float, *, outward: bool = True) -> Polyline:
-        """Linearize every arc within ``tolerance`` (outward by default)."""
+        """Linearize every arc within ``tolerance`` (outward by default).
+
+        Outward, an arc's first and last segments run along its tangents; where a straight
+        face meets the arc tangentially (a rounded corner) that segment extends the face,
+        and is named after it: a rounded block resting on its flat bottom touches with its
+        bottom, not with the arcs beside it.
+        """
         vertices: list[Point] = []
         vertex_features: list[Feature] = []
         edge_features: list[Feature] = []
+        n = len(self.elements)
         for index, element in enumerate(self.elements):
             points = element.points(tolerance, outward)
             face = Feature("face", element.name)
+            faces = [face] * len(points)
+            if outward and isinstance(element, Arc) and element.ccw and len(points) > 1:
+                before, after = self.elements[index - 1], self.elements[(index + 1) % n]
+                if isinstance(before, Line) and _tangent(before.end, before.start, element.start, element.center):
+                    faces[0] = Feature("face", before.name)
+                if isinstance(after, Line) and _tangent(after.start, after.end, element.end, element.center):
+                    faces[-1] = Feature("face", after.name)
             for k, point in enumerate(points):
                 vertices.append(point)
                 vertex_features.append(Feature("corner", self.corner_name(index)) if k == 0 else face)
-                edge_features.append(face)
+                edge_features.append(faces[k])
         return Polyline(tuple(vertices), tuple(vertex_features), tuple(edge_features))
 
     def signed_area(self) -> float:
-        """Shoelace area of a fine linearization: positive when counterclockwise."""
-        pts = self.polyline(self._fine(), outward=False).vertices
-        return 0.5 * sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1]))
+        """Shoelace area of a fine linearization: positive when counterclockwise.
 
-    def ring(self, tolerance: float | None = None) -> LinearRing:
-        """Shapely ring through the profile, arcs by chords within ``tolerance``."""
+        Taken relative to the first vertex, so a profile drawn far from the origin keeps
+        its area (the plain sum cancels: a 5 x 3 block at 1e9 came out at -128).
+        """
+        pts = self.polyline(self._fine(), outward=False).vertices
+        x0, y0 = pts[0]
+        rel = [(x - x0, y - y0) for x, y in pts]
+        return 0.5 * sum(xa * yb - xb * ya for (xa, ya), (xb, yb) in zip(rel, rel[1:] + rel[:1]))
+
+    def ring(self, tolerance: float | None = None, origin: Point = (0.0, 0.0)) -> LinearRing:
+        """Shapely ring through the profile relative to ``origin``, arcs by chords within ``tolerance``."""
         tol = tolerance if tolerance is not None else self._fine()
-        return LinearRing(self.polyline(tol, outward=False).vertices)
+        ox, oy = origin
+        return LinearRing([(x - ox, y - oy) for x, y in self.polyline(tol, outward=False).vertices])
 
     def _fine(self) -> float:
         radii = [e.radius for e in self.elements if isinstance(e, Arc)]
@@ -227,6 +248,14 @@ class Profile:
 
     def __repr__(self) -> str:
         return f"Profile({list(self.elements)!r})"
+
+
+def _tangent(at: Point, away: Point, touch: Point, center: Point) -> bool:
+    """Does the line from ``at`` towards ``away`` touch the circle about ``center`` at ``touch``
+    (``at`` and ``touch`` one point), running perpendicular to the radius there?"""
+    dx, dy = away[0] - at[0], away[1] - at[1]
+    rx, ry = touch[0] - center[0], touch[1] - center[1]
+    return abs(dx * rx + dy * ry) <= NOISE * math.hypot(dx, dy) * math.hypot(rx, ry)
 
 
 def _frange(start: float, stop: float, step: float) -> list[float]:
@@ -277,7 +306,8 @@ def orient(profiles: Iterable[Profile]) -> tuple[Profile, ...]:
     A profile nested inside an odd number of other profiles is a hole.
     """
     profiles = list(profiles)
-    polygons = [Polygon(p.ring()) for p in profiles]
+    near = profiles[0].elements[0].start if profiles else (0.0, 0.0)  # areas relative to the slice
+    polygons = [Polygon(p.ring(origin=near)) for p in profiles]
     oriented = []
     for i, profile in enumerate(profiles):
         probe = polygons[i].representative_point()
@@ -289,11 +319,13 @@ def orient(profiles: Iterable[Profile]) -> tuple[Profile, ...]:
     return tuple(oriented)
 
 
-def region_of(profiles: Iterable[Profile], tolerance: float | None = None) -> Polygon | MultiPolygon:
-    """The material enclosed by profiles, as one shapely geometry (nested profiles are holes)."""
+def region_of(profiles: Iterable[Profile], tolerance: float | None = None,
+              origin: Point = (0.0, 0.0)) -> Polygon | MultiPolygon:
+    """The material enclosed by profiles, as one shapely geometry relative to ``origin``
+    (nested profiles are holes)."""
     outers, holes = [], []
     for profile in orient(profiles):
-        ring = profile.ring(tolerance)
+        ring = profile.ring(tolerance, origin)
         (outers if profile.signed_area() > 0 else holes).append(Polygon(ring))
     area = shapely.union_all(outers) if outers else Polygon()
     if holes:

@@ -211,13 +211,17 @@ def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
             for x, u in zip(targets, system.continue_to(x0, start, targets)):
                 solutions[int(np.argmin(np.abs(nodes - x)))] = u
         solutions[nodes == x0] = start
-    poses = {m: solutions[:, 3 * i:3 * i + 3].copy() for i, m in enumerate(linkage.members)}
+    poses = {m: solutions[:, 3 * i:3 * i + 3] + (*mechanism.origin, 0.0) for i, m in enumerate(linkage.members)}
     node_tolerance = tol.angle if x_in.is_angle else tol.length
     return LinkageTable(linkage, nodes, solutions[:, -1].copy(), poses, periodic, node_tolerance)
 
 
 class _JointSystem:
-    """The joint equations of one linkage as a function of (member poses, output; input)."""
+    """The joint equations of one linkage as a function of (member poses, output; input).
+
+    Everything is relative to the mechanism's origin (members' positions too), so a
+    linkage drawn far out closes its joints as exactly as one at the origin.
+    """
 
     def __init__(self, mechanism: Mechanism, linkage: Linkage) -> None:
         self.mechanism = mechanism
@@ -229,6 +233,21 @@ class _JointSystem:
         self.length = mechanism.tolerance.length
         self.where = f"linkage {linkage.name!r}"
         self.parts = sorted({p for joint in linkage.joints for p in joint.parts})
+        self.origin = mechanism.origin
+        # The unit of each unknown (member x, y, angle ..., output) and of the input: a length
+        # is measured against the size, an angle against a radian, so checks hold at any size.
+        angle = self.mechanism.coordinate(linkage.output).is_angle
+        self.units = np.array([self.scale, self.scale, 1.0] * len(linkage.members) + [1.0 if angle else self.scale])
+        self.input_unit = 1.0 if mechanism.coordinate(linkage.input).is_angle else self.scale
+        self.tolerances = np.where(self.units == 1.0, mechanism.tolerance.angle, self.length)
+        # Joint points in their parts' frames, a non-member's relative to the origin.
+        self.points = [tuple(self._relative(part, point) for part, point in zip(joint.parts, joint.points))
+                       for joint in linkage.joints]
+
+    def _relative(self, part: str, point) -> tuple[float, float]:
+        if part in self.members:
+            return (float(point[0]), float(point[1]))
+        return (point[0] - self.origin[0], point[1] - self.origin[1])
 
     def poses(self, u: np.ndarray, x: float) -> dict[str, tuple[float, float, float, float]]:
         """Pose (cos, sin, x, y) of every part a joint touches, for member poses and output ``u`` and input ``x``.
@@ -244,22 +263,22 @@ class _JointSystem:
                 out[part] = (math.cos(angle), math.sin(angle), float(u[i]), float(u[i + 1]))
             else:
                 owner = self.mechanism.part(part)
-                t = part_transform(self.mechanism, owner, values) if owner.motion != FIXED else np.eye(3)
+                t = part_transform(self.mechanism, owner, values, self.origin) if owner.motion != FIXED else np.eye(3)
                 out[part] = (float(t[0, 0]), float(t[1, 0]), float(t[0, 2]), float(t[1, 2]))
         return out
 
     def world(self, part: str, point, u: np.ndarray, x: float) -> np.ndarray:
-        """A point of a part in the plane."""
+        """A point of a part (a non-member's given relative to the origin) in the plane, relative to the origin."""
         return np.array(_placed(self.poses(u, x)[part], point))
 
     def residual(self, u: np.ndarray, x: float) -> np.ndarray:
         """How far each joint is from closing (lengths over the mechanism's size, angles)."""
         out = []
         placed = self.poses(u, x)
-        for joint in self.linkage.joints:
+        for joint, (point_a, point_b) in zip(self.linkage.joints, self.points):
             a, b = joint.parts
-            ax, ay = _placed(placed[a], joint.points[0])
-            bx, by = _placed(placed[b], joint.points[1])
+            ax, ay = _placed(placed[a], point_a)
+            bx, by = _placed(placed[b], point_b)
             if joint.kind == "pin":
                 out += [(ax - bx) / self.scale, (ay - by) / self.scale]
             else:
@@ -316,14 +335,14 @@ class _JointSystem:
         u[-1] = y
         for member, i in self.members.items():
             u[3 * i + 2] = angle
-            for joint in self.linkage.joints:
+            for joint, points in zip(self.linkage.joints, self.points):
                 if member not in joint.parts:
                     continue
                 other = joint.parts[1] if joint.parts[0] == member else joint.parts[0]
                 if other in self.members:
                     continue
-                mine = joint.points[0] if joint.parts[0] == member else joint.points[1]
-                theirs = joint.points[1] if joint.parts[0] == member else joint.points[0]
+                mine = points[0] if joint.parts[0] == member else points[1]
+                theirs = points[1] if joint.parts[0] == member else points[0]
                 anchor = self.world(other, theirs, u, x)
                 c, s = math.cos(angle), math.sin(angle)
                 u[3 * i] = anchor[0] - (c * mine[0] - s * mine[1])
@@ -335,7 +354,9 @@ class _JointSystem:
         from scipy.optimize import root
 
         result = root(self.residual, guess, args=(x,), method="hybr", options={"xtol": 1e-13})
-        if not result.success or np.max(np.abs(self.residual(result.x, x))) * self.scale > self.joint:
+        # The joints' closure decides, not the solver's flag: hybr reports "no good progress"
+        # when it starts (or lands) at a root it cannot improve on.
+        if np.max(np.abs(self.residual(result.x, x))) * self.scale > self.joint:
             return None
         return result.x
 
@@ -353,7 +374,7 @@ class _JointSystem:
 
     def step(self, x: float, u: np.ndarray, older, target: float) -> np.ndarray:
         """Move the solution from x to target, halving the step where the corrector fails."""
-        if abs(target - x) <= NOISE * max(1.0, abs(x)):
+        if abs(target - x) <= NOISE * max(self.input_unit, abs(x)):
             return u
         goal = target
         for _ in range(MAX_HALVINGS + 1):
@@ -372,8 +393,8 @@ class _JointSystem:
 
     def same_branch(self, u: np.ndarray, solved: np.ndarray, x: float, goal: float) -> bool:
         """Reject corrector jumps to another assembly branch (large moves for a small step)."""
-        jump = np.max(np.abs(solved - u)) / max(abs(goal - x), 1e-300)
-        return jump < 1e3 * max(1.0, self.scale)
+        jump = np.max(np.abs(solved - u) / self.units) / max(abs(goal - x) / self.input_unit, 1e-300)
+        return jump < 1e3
 
     def turn(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
         """Whole turns each angle made in one revolution of the input; fails off-branch."""
@@ -382,7 +403,7 @@ class _JointSystem:
             angles.append(self.size - 1)
         turn = np.zeros(self.size)
         turn[angles] = TWO_PI * np.round((end[angles] - start[angles]) / TWO_PI)
-        if np.max(np.abs(end - turn - start)) > 10 * self.length:
+        if np.any(np.abs(end - turn - start) > 10 * self.tolerances):
             raise LinkageError(f"does not return to its initial assembly after a full turn of "
                                f"{self.linkage.input}", where=self.where, field="joints")
         return turn

@@ -201,10 +201,7 @@ class _Reader:
             if (axis is None) == (pivot is None):
                 raise self.fail(field, "give exactly one of 'axis' (translation) or 'pivot' (rotation)")
             if axis is not None:
-                norm = math.hypot(*axis)
-                if norm == 0:
-                    raise self.fail(f"{field}.axis", "axis must not be the zero vector")
-                axis = (axis[0] / norm, axis[1] / norm)
+                axis = self.direction(axis, f"{field}.axis")
             initial = self.number(entry, "initial", field, optional=True) or 0.0
             limits = self.interval(entry, "limits", field, optional=True)
             if limits is not None and not limits[0] <= initial <= limits[1]:
@@ -394,9 +391,7 @@ class _Reader:
         pb = self.as_point(points[1], f"{field}.points[1]")
         axis = None
         if kind == "slider":
-            axis = self.point(data, "axis", field)
-            if math.hypot(*axis) == 0:
-                raise self.fail(f"{field}.axis", "axis must not be the zero vector")
+            axis = self.direction(self.point(data, "axis", field), f"{field}.axis")
         elif "axis" in data:
             raise self.fail(f"{field}.axis", "only a slider joint has an axis")
         return Joint(kind, (names[0], names[1]), (pa, pb), axis)
@@ -568,6 +563,16 @@ class _Reader:
         if not isinstance(value, list) or len(value) != count:
             raise self.fail(where, f"expected a list of {count} numbers, got {_kind(value)}")
         return [self.as_number(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+    def direction(self, axis: tuple[float, float], field: str) -> tuple[float, float]:
+        """A unit vector along ``axis``: divided by its larger component first, so an axis of
+        tiny (even subnormal) or huge components is normalized exactly, not squared away."""
+        largest = max(abs(axis[0]), abs(axis[1]))
+        if largest == 0:
+            raise self.fail(field, "axis must not be the zero vector")
+        x, y = axis[0] / largest, axis[1] / largest
+        norm = math.hypot(x, y)
+        return (x / norm, y / norm)
 
     def point(self, data: dict, key: str, field: str = "", optional: bool = False) -> Point | None:
         if key not in data:

@@ -76,8 +76,14 @@ class SumPolygon:
     labels: tuple[ContactLabel | None, ...]
 
 
-def convex_pieces(polylines: Iterable[Polyline], quantum: float) -> list[ConvexPiece]:
-    """Split a slice's material (outer profiles and holes) into convex pieces on the grid."""
+def convex_pieces(polylines: Iterable[Polyline], quantum: float, flat: float = 0.0) -> list[ConvexPiece]:
+    """Split a slice's material (outer profiles and holes) into convex pieces on the grid.
+
+    A vertex within ``flat`` (grid steps) of the line through its neighbours, between
+    edges of one face, is dropped first: a linearized arc's touch points and a rounded
+    corner's tangent point lie on straight stretches, and rounding to the grid must not
+    make a convex outline look concave (it would be cut into pieces for nothing).
+    """
     edge_face: dict[frozenset, str] = {}
     outers, holes = [], []
     for polyline in polylines:
@@ -96,7 +102,7 @@ def convex_pieces(polylines: Iterable[Polyline], quantum: float) -> list[ConvexP
             continue
         polygon = orient_polygon(polygon)
         corners = _corners(polygon, edge_face)
-        for ring in _convex_rings(polygon, edge_face):
+        for ring in _convex_rings(polygon, edge_face, flat):
             n = len(ring)
             pieces.append(ConvexPiece(
                 tuple(ring), tuple(corners[p] for p in ring),
@@ -128,6 +134,42 @@ def minkowski_difference(a: ConvexPiece, b: ConvexPiece, slack: float = 0.0) -> 
             points.append(start)
             labels.append(label)
     return SumPolygon(tuple(points), tuple(labels))
+
+
+def snapped(polygons: list[SumPolygon], epsilon: float) -> list[SumPolygon]:
+    """The polygons with vertex coordinates closer than ``epsilon`` (per axis, across all of
+    them) made equal, and polygons thinner than that dropped.
+
+    Points closer than the length tolerance coincide (one tolerance policy), but input
+    numbers carry rounding: a channel drawn exactly as wide as a block may come out a
+    few grid steps too narrow where the numbers are large (far from the origin) and the
+    grid fine, and the channel would vanish. Snapped, exact fits stay exact.
+    """
+    maps = []
+    for axis in (0, 1):
+        representative, start, previous = {}, None, None
+        for value in sorted({v[axis] for polygon in polygons for v in polygon.vertices}):
+            if previous is None or value - previous > epsilon:
+                start = value
+            representative[value] = start
+            previous = value
+        maps.append(representative)
+    out = []
+    for polygon in polygons:
+        vertices, labels = [], []
+        for (x, y), label in zip(polygon.vertices, polygon.labels):
+            point = (maps[0][x], maps[1][y])
+            if vertices and point == vertices[-1]:
+                labels[-1] = label  # a zero-length edge: the next edge starts here
+                continue
+            vertices.append(point)
+            labels.append(label)
+        while len(vertices) > 1 and vertices[-1] == vertices[0]:
+            vertices.pop()
+            labels.pop()
+        if len(vertices) >= 3 and _area2(vertices) > 0:
+            out.append(SumPolygon(tuple(vertices), tuple(labels)))
+    return out
 
 
 class _Run:
@@ -204,16 +246,19 @@ def _corners(polygon: Polygon, faces: dict[frozenset, str]) -> dict[IntPoint, st
     return corners
 
 
-def _convex_rings(polygon: Polygon, faces: dict[frozenset, str]) -> list[list[IntPoint]]:
+def _convex_rings(polygon: Polygon, faces: dict[frozenset, str], flat: float) -> list[list[IntPoint]]:
     """Convex pieces of a polygon with holes: itself if convex, else merged triangles."""
     outer = [(int(x), int(y)) for x, y in polygon.exterior.coords[:-1]]
-    if not polygon.interiors and _is_convex(outer):
-        ring = outer if _area2(outer) > 0 else outer[::-1]
-        return [_strip_collinear(ring, faces)]
+    if not polygon.interiors:
+        ring = _strip_collinear(outer if _area2(outer) > 0 else outer[::-1], faces, flat)
+        if _is_convex(ring):
+            return [ring]
     triangles = []
     for triangle in shapely.constrained_delaunay_triangles(polygon).geoms:
         ring = [(int(round(x)), int(round(y))) for x, y in triangle.exterior.coords[:-1]]
         triangles.append(ring if _area2(ring) > 0 else ring[::-1])
+    # Exactly collinear vertices only: dropping a vertex within ``flat`` of the line would
+    # change a piece's shape and open a sliver between it and the piece sharing that vertex.
     return [_strip_collinear(r, faces) for r in _hertel_mehlhorn(triangles)]
 
 
@@ -260,19 +305,29 @@ def _is_convex(ring: list[IntPoint]) -> bool:
     return len(signs) <= 1
 
 
-def _strip_collinear(ring: list[IntPoint], faces: dict[frozenset, str] | None = None) -> list[IntPoint]:
-    """The ring without vertices between collinear edges; with ``faces``, only where the
-    two edges lie along the same faces (a vertex where one face ends and the next
-    begins stays, so each face keeps its own edge and its own contacts)."""
+def _strip_collinear(ring: list[IntPoint], faces: dict[frozenset, str] | None = None,
+                     flat: float = 0.0) -> list[IntPoint]:
+    """The ring without vertices between collinear edges (within ``flat`` grid steps of the
+    line through their neighbours); with ``faces``, only where the two edges lie along the
+    same faces (a vertex where one face ends and the next begins stays, so each face keeps
+    its own edge and its own contacts)."""
     ring = _dedupe(ring)
     changed = True
     while changed and len(ring) > 3:
         changed = False
         for i in range(len(ring)):
             (x0, y0), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % len(ring)]
-            if (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1) != 0:
+            cross = (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1)
+            if abs(cross) > flat * math.hypot(x2 - x0, y2 - y0):
                 continue
-            if faces is None or _faces_along(faces, ring[i - 1], ring[i]) == _faces_along(faces, ring[i], ring[(i + 1) % len(ring)]):
+            if faces is None:
+                ring.pop(i)
+                changed = True
+                break
+            before = _faces_along(faces, ring[i - 1], ring[i])
+            if before == _faces_along(faces, ring[i], ring[(i + 1) % len(ring)]):
+                if len(before) == 1:  # the merged edge lies along that face (maybe not exactly collinear)
+                    faces[frozenset((ring[i - 1], ring[(i + 1) % len(ring)]))] = before[0]
                 ring.pop(i)
                 changed = True
                 break

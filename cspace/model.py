@@ -233,10 +233,34 @@ class Mechanism:
         return math.hypot(x1 - x0, y1 - y0)
 
     @cached_property
+    def origin(self) -> Point:
+        """Where geometry is computed from: a point near the mechanism on a power-of-two grid
+        at least as coarse as its size, so (0, 0) unless the mechanism lies farther than its
+        size from the origin. Coordinates relative to it keep their precision however far
+        the mechanism is drawn (an area or a Minkowski sum of parts drawn at 1e9 would
+        otherwise cancel), and shifting by it is exact near the mechanism.
+        """
+        from .poses import initial_bounds
+
+        x0, y0, x1, y1 = initial_bounds(self)
+        grid = 2.0 ** math.ceil(math.log2(self.size))
+        return (float(round((x0 + x1) / 2 / grid)) * grid + 0.0, float(round((y0 + y1) / 2 / grid)) * grid + 0.0)
+
+    @cached_property
     def speed(self) -> float:
-        """The fastest input velocity or force speed (1 when there is none)."""
-        speeds = [abs(v) for m in self.inputs for _, v in m.velocities] + [f.speed for f in self.forces]
-        return max(speeds, default=1.0)
+        """The fastest input velocity or force speed, as a linear speed (an angular one times
+        the size: how fast the mechanism's points move); the size per second when there is none."""
+        angles = {c.name for c in self.coordinates if c.is_angle}
+        speeds = [abs(v) * (self.size if c in angles else 1.0) for m in self.inputs for c, v in m.velocities]
+        speeds += [f.speed * (self.size if f.coordinate in angles else 1.0) for f in self.forces]
+        return max(speeds, default=self.size)
+
+    @cached_property
+    def speed_scales(self) -> tuple[float, ...]:
+        """Per coordinate, the speed its motions are measured against: :attr:`speed` for a
+        translation, :attr:`speed` over the size (an angular speed) for a rotation. Velocity
+        tolerances and programs use it, so they mean the same at any size and in any units."""
+        return tuple(self.speed / self.size if c.is_angle else self.speed for c in self.coordinates)
 
     @cached_property
     def tolerance(self) -> Tolerance:

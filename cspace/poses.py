@@ -21,10 +21,13 @@ def rigid(angle: float, tx: float, ty: float) -> np.ndarray:
     return np.array([[c, -s, tx], [s, c, ty], [0.0, 0.0, 1.0]])
 
 
-def part_transform(mechanism: Mechanism, part: Part, values: Mapping[str, float]) -> np.ndarray:
+def part_transform(mechanism: Mechanism, part: Part, values: Mapping[str, float],
+                   origin: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """Transform of a fixed or fixed-axes part given its coordinate values.
 
-    The part turns about its pivot, then translates along its axes.
+    The part turns about its pivot, then translates along its axes. With ``origin``
+    the transform maps points relative to it to world points relative to it (the pivot
+    is taken relative to it first, so nothing large cancels).
 
     >>> from cspace.loader import loads
     >>> m = loads('[[parts]]\\nname="b"\\nmotion="fixed-axes"\\n'
@@ -42,7 +45,7 @@ def part_transform(mechanism: Mechanism, part: Part, values: Mapping[str, float]
         value = values[name]
         if coordinate.is_angle:
             angle = value
-            pivot = coordinate.pivot
+            pivot = (coordinate.pivot[0] - origin[0], coordinate.pivot[1] - origin[1])
         else:
             tx += value * coordinate.axis[0]
             ty += value * coordinate.axis[1]

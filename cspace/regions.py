@@ -68,8 +68,9 @@ class MechanismRegion:
             tight &= ~ignored[self.owners]  # owner -1 (limits) reads the flag past the last pair: False
         return tight
 
-    def constraints(self, manager: ConstraintManager, names: list[str]) -> list[str]:
-        """The region's irredundant constraints as text, like the paper's equation (1).
+    def constraints(self, manager: ConstraintManager, names: list[str], decimals: int = 4) -> list[str]:
+        """The region's irredundant constraints as text, like the paper's equation (1), bounds
+        with up to ``decimals`` decimals.
 
         For the feeder's first segment: ``xb1 = 12``, ..., ``yb1 >= 1``, ``xp >= 5``, ...
         """
@@ -81,17 +82,18 @@ class MechanismRegion:
             if i in used:
                 continue
             twin = next((k for k in range(i + 1, len(rows)) if k not in used
-                         and np.allclose(rows[k][0], -g) and abs(rows[k][1] + b) <= NOISE * (1 + abs(b))), None)
+                         and np.allclose(rows[k][0], -g)
+                         and abs(rows[k][1] + b) <= NOISE * max(abs(b), abs(rows[k][1]))), None)
             if twin is not None:
                 used.add(twin)
-            out.append(_linear_text(g, b, names, "=" if twin is not None else "<="))
+            out.append(_linear_text(g, b, names, "=" if twin is not None else "<=", decimals))
         return out
 
     def __repr__(self) -> str:
         return f"MechanismRegion(key={self.key}, rows={len(self.h)})"
 
 
-def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str) -> str:
+def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str, decimals: int = 4) -> str:
     """``g @ q (relation) bound`` written with names, leading term positive (flipping <= to >=)."""
     terms = [(c, n) for c, n in zip(g, names) if abs(c) > NOISE]
     if terms and terms[0][0] < 0:
@@ -104,7 +106,7 @@ def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str) -
         coefficient = "" if abs(size - 1) < NOISE else f"{size:.4g} "
         sign = ("-" if c < 0 else "") if k == 0 else (" - " if c < 0 else " + ")
         text += f"{sign}{coefficient}{name}"
-    value = f"{bound:.4f}".rstrip("0").rstrip(".")
+    value = f"{bound:.{decimals}f}".rstrip("0").rstrip(".")
     return f"{text} {relation} {'0' if value == '-0' else value}"
 
 

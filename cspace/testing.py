@@ -61,8 +61,9 @@ class Scene:
 
     def __init__(self, mechanism: Mechanism) -> None:
         self.mechanism = mechanism
+        self.origin = mechanism.origin  # shapes relative to it: far-out parts keep their precision
         fine = mechanism.tolerance.arc * FINE
-        self.base = {(part.name, k): region_of(slice_.profiles, fine)
+        self.base = {(part.name, k): region_of(slice_.profiles, fine, self.origin)
                      for part in mechanism.parts if part.motion != LINKAGE
                      for k, slice_ in enumerate(part.slices)}
 
@@ -78,11 +79,13 @@ class Scene:
         return placed
 
     def pose(self, name: str, values: dict[str, float]) -> tuple[float, float, float, tuple[float, float]]:
-        """(angle, dx, dy, pivot): the part turns about its pivot, then translates along its axes."""
+        """(angle, dx, dy, pivot): the part turns about its pivot (relative to the scene's
+        origin), then translates along its axes."""
         angle, dx, dy, pivot = 0.0, 0.0, 0.0, (0.0, 0.0)
         for coordinate in (self.mechanism.coordinate(c) for c in self.mechanism.part(name).coordinates):
             if coordinate.is_angle:
-                angle, pivot = values[coordinate.name], coordinate.pivot
+                angle = values[coordinate.name]
+                pivot = (coordinate.pivot[0] - self.origin[0], coordinate.pivot[1] - self.origin[1])
             else:
                 dx += values[coordinate.name] * coordinate.axis[0]
                 dy += values[coordinate.name] * coordinate.axis[1]
@@ -199,7 +202,8 @@ def _line_faces(scene: Scene, name: str, values: dict[str, float]) -> list[LineS
         for profile in slice_.profiles:
             for element in profile.elements:
                 if isinstance(element, Line):
-                    segment = LineString([element.start, element.end])
+                    segment = LineString([(x - scene.origin[0], y - scene.origin[1])
+                                          for x, y in (element.start, element.end)])
                     if angle:
                         segment = affinity.rotate(segment, angle, origin=pivot, use_radians=True)
                     faces.append(affinity.translate(segment, dx, dy))
@@ -217,8 +221,10 @@ def _at_limit(mechanism: Mechanism, spec, value: float, direction: float) -> boo
 def _reach(mechanism: Mechanism, rotation) -> float:
     """Largest distance from a rotation's pivot to a point of its part (its local frame)."""
     part = mechanism.part(rotation.part)
-    shape = region_of([p for s in part.slices for p in s.profiles])
-    return max(shapely.Point(rotation.pivot).hausdorff_distance(shape), mechanism.tolerance.length)
+    ox, oy = mechanism.origin
+    shape = region_of([p for s in part.slices for p in s.profiles], origin=(ox, oy))
+    pivot = shapely.Point(rotation.pivot[0] - ox, rotation.pivot[1] - oy)
+    return max(pivot.hausdorff_distance(shape), mechanism.tolerance.length)
 
 
 def replay(trace: Trace) -> list[Violation]:

@@ -170,6 +170,7 @@ class Trace:
         Angles are unwrapped here; :func:`reported` turns them into reported values.
         """
         rows = []
+        instant = self.mechanism.tolerance.length / self.mechanism.speed
         for segment in self.segments:
             params, configs = segment.knots()
             step = segment.first.sampling
@@ -182,7 +183,10 @@ class Trace:
                                  file=self.mechanism.source, time=segment.start_time)
             k0 = math.floor((lo - origin) / step + NOISE) + 1
             grid = [origin + k * step for k in range(k0, math.ceil((hi - origin) / step - NOISE))]
-            near = NOISE * max(1.0, abs(hi))
+            # Grid points this close to a boundary are the boundary: times apart by less than
+            # the length tolerance over the speed are one instant (an event may land that far
+            # from a sampling time through rounding alone).
+            near = max(NOISE * max(step, abs(hi)), instant)
             values = [lo] + [g for g in grid if lo + near < g < hi - near] + [hi]
             for value in values:
                 q = np.array([np.interp(value, params, configs[:, j]) for j in range(configs.shape[1])])

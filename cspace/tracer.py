@@ -73,7 +73,8 @@ class Tracer:
                       for t in analysis.linkage_tables.values())
         self.forces = {index[f.coordinate]: f for f in mechanism.forces}
         self.dynamics = SimpleDynamics(self.n, links, {j: (f.direction, f.speed) for j, f in self.forces.items()},
-                                       self.manager, mechanism.speed, self.tolerance.velocity)
+                                       self.manager, np.array(mechanism.speed_scales),
+                                       self.tolerance.velocity / mechanism.speed)
         self.is_angle = np.array([c.is_angle for c in mechanism.coordinates])
         self._involved: set[int] = set()  # coordinates the current step may move, for error messages
 
@@ -97,7 +98,7 @@ class Tracer:
                 pieces.append(piece)
                 q, clock = piece.configs[-1], float(piece.params[-1])
                 self.guard(pieces)
-            if now >= allotment - NOISE * max(1.0, allotment):
+            if now >= allotment * (1 - NOISE):  # relative: an allotment of microseconds is as exact
                 end = "time allotment used"
                 break
             if current >= len(motions):
@@ -176,13 +177,13 @@ class Tracer:
             found = dynamics.determined(region, q, phase, fixed, movable, choices.loose)
             if found is False:
                 found = dynamics.velocity(region, q, phase, fixed, choices.loose, still)
-            if found is not None and (best is None or found.objective < best.objective - dynamics.eps):
+            if found is not None and (best is None or found.objective < best.objective - dynamics.floor):
                 best, best_key = found, key
             if unbeatable(best, nonnegative):
                 break
         if best is None:
             return None
-        if phase == EXTERNAL and best.progress <= dynamics.eps:
+        if phase == EXTERNAL and best.progress <= dynamics.floor:
             return None
         region = diagram.region(diagram.settle(choices, best_key, best.v, active), active)
         best = dynamics.mode(region, q, phase, fixed, best)
@@ -212,10 +213,10 @@ class Tracer:
 
     def follow_straight(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
         """No linkage moves: the velocity is constant up to the region's exit (a ratio test)."""
-        region, v, eps = mode.region, mode.velocity, self.dynamics.eps
+        region, v = mode.region, mode.velocity
         rate = region.G @ v
         slack = np.maximum(region.h - region.G @ q, 0.0)
-        moving_in = rate > eps
+        moving_in = rate > mode.row_eps
         dt, event = limit - param, "time allotment used"
         if np.any(moving_in):
             ratios = slack[moving_in] / rate[moving_in]
@@ -229,7 +230,7 @@ class Tracer:
 
     def without_end(self, v: np.ndarray) -> None:
         """Refuse a motion that nothing ever stops, naming what moves."""
-        moving = [c for c, rate in zip(self.mechanism.coordinates, v) if abs(rate) > self.dynamics.eps]
+        moving = [c for c, rate, eps in zip(self.mechanism.coordinates, v, self.dynamics.eps) if abs(rate) > eps]
         raise TraceError(f"{', '.join(c.name for c in moving)} move without end: nothing ever stops this "
                          "motion (is a support missing?)", parts=tuple(dict.fromkeys(c.part for c in moving)))
 
@@ -243,15 +244,17 @@ class Tracer:
         nodes at once. The piece ends at the first of: a row reaching its bound, the
         start of a cell where a coordinate would change direction, the time allotment.
         """
-        region, eps = mode.region, self.dynamics.eps
+        region, eps = mode.region, mode.eps
         table, i = link.table, link.input
         rate = v0[i]
         direction = 1 if rate > 0 else -1
         along_x, along_f = region.G @ v0 / rate, region.G @ w / rate
-        watched = np.flatnonzero((np.abs(along_x) > eps) | (np.abs(along_f) > eps))  # binding rows stay put
+        # Binding rows stay put: neither part of the motion moves them.
+        watched = np.flatnonzero((np.abs(along_x * rate) > mode.row_eps) | (np.abs(along_f * rate) > mode.row_eps))
         along_x, along_f = along_x[watched], along_f[watched]
         excess0 = region.G[watched] @ q - region.h[watched]
         turning = np.flatnonzero(np.abs(w) > eps)  # only these change speed from cell to cell
+        eps = eps[turning]
         expected = mode.signs(mode.velocity)[turning]
         resting = expected == 0
         x0, f0 = q[i], table.output(q[i])
@@ -312,14 +315,13 @@ class Tracer:
         """Move along the mode cell by cell (several moving linkages, or chained ones)."""
         region = mode.region
         params, configs = [param], [q.copy()]
-        eps = self.dynamics.eps
         while True:
             v = mode.velocity_at(q)
             if v is None:
                 return _Followed(params, configs, "motion changes")
             slack = region.h - region.G @ q
             rate = region.G @ v
-            moving_in = rate > eps
+            moving_in = rate > mode.row_eps
             tight = slack <= region.tolerances
             if np.any(moving_in & tight):
                 return _Followed(params, configs, "motion changes")
@@ -331,7 +333,7 @@ class Tracer:
                     dt, event = float(ratios[k]), "region exit"
             for link in mode.linkages:
                 rate_in = v[link.input]
-                if abs(rate_in) > eps:
+                if abs(rate_in) > mode.eps[link.input]:
                     node = link.table.next_node(q[link.input], 1 if rate_in > 0 else -1)
                     to_node = (node - q[link.input]) / rate_in
                     if to_node < dt:
@@ -353,7 +355,7 @@ class Tracer:
         nothing drives (the input always is one). Each root, and each linkage output
         it reaches, drives what its contacts reach, then its linkage outputs.
         """
-        moving = {j for j in range(self.n) if abs(mode.velocity[j]) > self.dynamics.eps}
+        moving = {j for j in range(self.n) if abs(mode.velocity[j]) > self.dynamics.eps[j]}
         prescribed = {j for j in mode.rates if j in moving} if phase == INPUT else set()
         edges = [(a, b) for a, b in mode.transmissions(q) if b not in prescribed]
         links = {lk.input: lk.output for lk in mode.linkages if lk.input in moving and lk.output in moving}
