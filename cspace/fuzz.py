@@ -1,10 +1,12 @@
 """Random well-posed mechanisms, as TOML text, for property tests and the fuzz report.
 
-Two families: a *stack* of blocks resting on a piston that slides out from under it
+Three families: a *stack* of blocks resting on a piston that slides out from under it
 (driven directly or by a crank-slider), optionally inside a magazine that fits the
-widest block exactly; and a *row* of blocks on a table gathered by a pusher, optionally
-against a stop wall. Blocks are rectangles, convex polygons, L shapes, rounded
-rectangles (arcs) or half disks (an arc on top), all under gravity.
+widest block exactly; a *row* of blocks on a table gathered by a pusher, optionally
+against a stop wall (blocks are rectangles, convex polygons, L shapes, rounded
+rectangles (arcs) or half disks (an arc on top), all under gravity); and a *release*,
+a force-loaded part held by something that goes away (:mod:`cspace.releases`: gates,
+stops retracting askew, shelves, ramps), with its closed-form release time and end.
 
 Every random choice goes through a :class:`Draw`, so hypothesis can drive the same
 generator (and shrink its failures) as a seeded generator does in ``tools/fuzz_report.py``.
@@ -19,11 +21,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .geometry import Arc, Line, Profile
 from .model import LINKAGE, Mechanism
+from .releases import ReleaseCase, release
 
 
 class Draw(Protocol):
@@ -76,9 +79,33 @@ def hostile_inputs() -> dict[str, tuple[bytes, str]]:
     }
 
 
+FAMILIES = ("stack", "row", "release")
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated mechanism: its family, its text, and for a release its closed-form outcome."""
+
+    family: str
+    text: str
+    expected: ReleaseCase | None = None
+
+    def __repr__(self) -> str:
+        return f"Generated({self.family!r}, {self.expected!r})"
+
+
+def generate(draw: Draw) -> Generated:
+    """A random mechanism of any family (see the module docstring and :mod:`cspace.releases`)."""
+    family = draw.choice(FAMILIES)
+    if family == "release":
+        case = release(draw)
+        return Generated(f"release:{case.kind}", case.text, case)
+    return Generated(family, stack(draw) if family == "stack" else row(draw))
+
+
 def mechanism(draw: Draw) -> str:
-    """A random mechanism of either family."""
-    return stack(draw) if draw.choice(("stack", "row")) == "stack" else row(draw)
+    """The text of a random mechanism of any family."""
+    return generate(draw).text
 
 
 def stack(draw: Draw) -> str:

@@ -253,6 +253,28 @@ def replay(trace: Trace) -> list[Violation]:
     return violations
 
 
+def release_errors(trace: Trace, case) -> list[str]:
+    """How a trace of a :class:`cspace.releases.ReleaseCase` misses its closed form: the held
+    coordinate's first free motion (an external segment moving it) must start at the release
+    time, and the trace must end with every coordinate the case names at its value."""
+    mechanism = trace.mechanism
+    tolerance = mechanism.tolerance
+    j = mechanism.coordinate_index[case.held]
+    free = [s for s in trace.segments if s.phase == "external" and s.first.signs[j]]
+    errors = []
+    instant = tolerance.length / mechanism.speed
+    if not free:
+        errors.append(f"{case.held} is never released (due at t = {case.release:.6g})")
+    elif abs(free[0].start_time - case.release) > instant + NOISE * case.release:
+        errors.append(f"{case.held} released at t = {free[0].start_time:.9g}, due at {case.release:.9g}")
+    final = trace.segments[-1].finish if trace.segments else []
+    for name, value in case.final.items():
+        got = float(final[mechanism.coordinate_index[name]])
+        if abs(got - value) > 10 * tolerance.length:
+            errors.append(f"{name} ends at {got:.9g}, due at {value:.9g}")
+    return errors
+
+
 def assert_traces_equal(first: Trace, second: Trace) -> None:
     """Raise AssertionError unless two traces give byte-identical reports."""
     from .describe import describe, path_csv, region_table, to_json

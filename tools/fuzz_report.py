@@ -1,12 +1,17 @@
-"""Trace N generated mechanisms and report what went wrong.
+"""Trace N generated mechanisms and report what went wrong, by kind of failure and family.
 
-Each case (``cspace.fuzz.mechanism`` with seed k) is loaded, analysed and traced
-twice, and the first trace is replayed through the real shapes. It counts as
+Each case (``cspace.fuzz.generate`` with seed k: a stack, a row, or a release of one of
+the kinds in ``cspace.releases``) is loaded, analysed and traced twice, and the first
+trace is replayed through the real shapes. Failures are counted independently (a case
+may both overlap and leave a part held by nothing):
 
-* a *hang* if it takes longer than ``--timeout`` seconds,
-* a *crash* if anything raises (a generated mechanism is always well posed),
-* *nondeterministic* if the two traces' reports differ,
-* an *overlap* or *unsupported* case if the shapely replay finds one.
+* ``overlap``: two real parts overlap deeper than the length tolerance at a sample;
+* ``held by nothing``: a force-loaded part at rest can move along its force touching
+  nothing;
+* ``closed form``: a release case whose held part is not released when it must be, or
+  does not end where it must;
+* ``hang``: longer than ``--timeout`` seconds; ``crash``: anything raised (a generated
+  mechanism is always well posed); ``nondeterministic``: the two traces' reports differ.
 
     python tools/fuzz_report.py --cases 500 [--first 0] [--workers 2] [--timeout 120]
 """
@@ -22,10 +27,10 @@ import time
 import traceback
 
 from cspace import analyze, loads, trace
-from cspace.fuzz import SeededDraw, mechanism
-from cspace.testing import assert_traces_equal, replay
+from cspace.fuzz import SeededDraw, generate
+from cspace.testing import HELD_BY_NOTHING, OVERLAP, assert_traces_equal, release_errors, replay
 
-OUTCOMES = ("ok", "overlap", "unsupported", "hang", "crash", "nondeterministic")
+FAILURES = ("overlap", "held by nothing", "closed form", "hang", "crash", "nondeterministic")
 
 
 class Hang(Exception):
@@ -36,32 +41,55 @@ def _alarm(signum, frame):
     raise Hang()
 
 
-def run_case(job: tuple[int, float]) -> tuple[int, str, float, str]:
-    """(seed, outcome, seconds, detail) for one generated mechanism."""
+def run_case(job: tuple[int, float]) -> tuple[int, str, set[str], float, str]:
+    """(seed, family, failures, seconds, detail) for one generated mechanism."""
     seed, timeout = job
-    text = mechanism(SeededDraw(seed))
+    case = generate(SeededDraw(seed))
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout)
     start = time.perf_counter()
+    failures: set[str] = set()
+    details: list[str] = []
     try:
-        first = trace(analyze(loads(text, source=f"seed {seed}")))
-        second = trace(analyze(loads(text, source=f"seed {seed}")))
+        first = trace(analyze(loads(case.text, source=f"seed {seed}")))
+        second = trace(analyze(loads(case.text, source=f"seed {seed}")))
         try:
             assert_traces_equal(first, second)
         except AssertionError as error:
-            return seed, "nondeterministic", time.perf_counter() - start, str(error)
-        violations = replay(first)
-        if violations:
-            kind = "overlap" if any(v.kind == "overlap" for v in violations) else "unsupported"
-            return seed, kind, time.perf_counter() - start, str(violations[0])
-        return seed, "ok", time.perf_counter() - start, ""
+            failures.add("nondeterministic")
+            details.append(str(error))
+        for violation in replay(first):
+            failures.add({OVERLAP: "overlap", HELD_BY_NOTHING: "held by nothing"}[violation.kind])
+            details.append(str(violation))
+        if case.expected is not None:
+            errors = release_errors(first, case.expected)
+            if errors:
+                failures.add("closed form")
+                details += errors
     except Hang:
-        return seed, "hang", time.perf_counter() - start, f"over {timeout:g} s"
+        failures.add("hang")
+        details.append(f"over {timeout:g} s")
     except Exception as error:  # the report counts every failure; none may escape uncounted
-        detail = f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=3)}"
-        return seed, "crash", time.perf_counter() - start, detail
+        failures.add("crash")
+        details.append(f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=3)}")
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+    return seed, case.family, failures, time.perf_counter() - start, "\n".join(details[:3])
+
+
+def table(results: list) -> str:
+    """Cases and failures per family, and in all, one column per kind of failure."""
+    families = sorted({family for _, family, _, _, _ in results})
+    header = ["family", "cases", "ok"] + list(FAILURES)
+    rows = []
+    for family in families + ["all"]:
+        mine = [r for r in results if family in ("all", r[1])]
+        counts = collections.Counter(f for r in mine for f in r[2])
+        rows.append([family, len(mine), sum(1 for r in mine if not r[2])] + [counts[f] for f in FAILURES])
+    widths = [max(len(str(row[k])) for row in rows + [header]) for k in range(len(header))]
+    lines = ["  ".join(str(v).rjust(w) if k else str(v).ljust(w) for k, (v, w) in enumerate(zip(row, widths)))
+             for row in [header] + rows]
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -75,16 +103,14 @@ def main() -> None:
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = sorted(pool.imap_unordered(run_case, jobs, chunksize=1))
-    counts = collections.Counter(outcome for _, outcome, _, _ in results)
-    seconds = [s for _, _, s, _ in results]
-    print(f"cases tried       {len(results)} (seeds {args.first}..{args.first + args.cases - 1})")
-    for outcome in OUTCOMES:
-        print(f"{outcome:<18}{counts[outcome]}")
-    print(f"seconds per case  median {statistics.median(seconds):.2f}, max {max(seconds):.2f}; "
+    seconds = [s for _, _, _, s, _ in results]
+    print(f"cases tried: {len(results)} (seeds {args.first}..{args.first + args.cases - 1})\n")
+    print(table(results))
+    print(f"\nseconds per case: median {statistics.median(seconds):.2f}, max {max(seconds):.2f}; "
           f"wall {time.perf_counter() - start:.0f} s on {args.workers} workers")
-    for seed, outcome, _, detail in results:
-        if outcome != "ok":
-            print(f"\nseed {seed}: {outcome}\n{detail}")
+    for seed, family, failures, _, detail in results:
+        if failures:
+            print(f"\nseed {seed} ({family}): {', '.join(sorted(failures))}\n{detail}")
 
 
 if __name__ == "__main__":
