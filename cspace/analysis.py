@@ -150,7 +150,7 @@ class _PairBuilder:
                         for pb in self.pieces(b, j):
                             polygons.append(minkowski_difference(pa, pb, slack))
         return translation_pair_space(a.name, b.name, coordinates, self._columns(a, coordinates),
-                                      snapped(polygons, slack / 10), self.tolerance.quantum)
+                                      snapped(polygons, slack / 10), self.tolerance.quantum, slack / 10)
 
     def _columns(self, a: Part, coordinates: tuple[str, ...]) -> list[tuple[Fraction, Fraction]]:
         """How each coordinate moves B relative to A, exactly."""

@@ -110,9 +110,13 @@ def decompose_plane(polygons: list[list[tuple[int, int]]]) -> list[list[Row2]]:
     return regions
 
 
-def decompose_line(polygons: list[list[tuple[int, int]]],
-                   direction: tuple[Fraction, Fraction]) -> list[tuple[float | Fraction, float | Fraction]]:
+def decompose_line(polygons: list[list[tuple[int, int]]], direction: tuple[Fraction, Fraction],
+                   epsilon: float = 0.0) -> list[tuple[float | Fraction, float | Fraction]]:
     """Closed intervals of t where ``direction * t`` is outside every open polygon.
+
+    A polygon the line enters no deeper than ``epsilon`` does not block it: a part drawn
+    flush on a slope, moving along an axis that is the slope's direction only up to the
+    rounding of its numbers, grazes the slope rather than cutting into it.
 
     >>> decompose_line([[(1, -1), (3, -1), (3, 1), (1, 1)]], (Q(1), Q(0)))
     [(-inf, Fraction(1, 1)), (Fraction(3, 1), inf)]
@@ -121,18 +125,21 @@ def decompose_line(polygons: list[list[tuple[int, int]]],
     blocked = []
     for vertices in polygons:
         lo, hi = -INF, INF
+        sides = []  # (distance to the side at t = 0, its rate of approach), scaled to lengths
         n = len(vertices)
         for i in range(n):
             (x0, y0), (x1, y1) = vertices[i], vertices[(i + 1) % n]
             nx, ny = Q(y1 - y0), Q(x0 - x1)  # outward normal, counterclockwise polygon
             rate, limit = nx * dx + ny * dy, nx * x0 + ny * y0
+            norm = math.hypot(float(nx), float(ny))
+            sides.append((float(limit) / norm, float(rate) / norm))
             if rate > 0:
                 hi = min(hi, limit / rate)
             elif rate < 0:
                 lo = max(lo, limit / rate)
             elif limit <= 0:
                 lo, hi = INF, -INF
-        if lo < hi:
+        if lo < hi and (epsilon <= 0 or _deepest(sides, float(lo), float(hi)) > epsilon):
             blocked.append((lo, hi))
     blocked.sort()
     free, start = [], -INF
@@ -142,6 +149,20 @@ def decompose_line(polygons: list[list[tuple[int, int]]],
         start = max(start, hi)
     free.append((start, INF))
     return [(lo, hi) for lo, hi in free if lo <= hi and not (lo == hi and abs(lo) == INF)]
+
+
+def _deepest(sides: list[tuple[float, float]], lo: float, hi: float) -> float:
+    """Deepest the line gets inside a convex polygon for t in [lo, hi]: the largest, over t,
+    of the least distance to a side (each ``limit - rate * t``). Concave in t, so its
+    largest value is at an end or where two sides are equally far."""
+    candidates = {lo, hi}
+    for k, (a0, b0) in enumerate(sides):
+        for a1, b1 in sides[k + 1:]:
+            if b0 != b1:
+                t = (a0 - a1) / (b0 - b1)
+                if lo < t < hi:
+                    candidates.add(t)
+    return max(min(a - b * t for a, b in sides) for t in candidates)
 
 
 def _breakpoints(polys: list[_Poly]) -> set[Fraction]:

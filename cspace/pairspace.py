@@ -190,11 +190,12 @@ class PairSpace:
 
 def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...],
                            columns: list[tuple[Fraction, Fraction]], polygons: list[SumPolygon],
-                           quantum: float) -> PairSpace:
+                           quantum: float, epsilon: float = 0.0) -> PairSpace:
     """Pair space of two translating parts.
 
     ``columns[k]`` is how coordinate k moves B relative to A (exact, in lengths);
-    ``polygons`` are the open blocked sums on the integer grid of step ``quantum``.
+    ``polygons`` are the open blocked sums on the integer grid of step ``quantum``;
+    ``epsilon`` (grid steps) is how deep a one-dimensional pair may graze a polygon.
     """
     direction = next((c for c in columns if c != (0, 0)), None)
     if direction is None:
@@ -205,7 +206,8 @@ def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...
         ratios = [(c[0] / direction[0]) if direction[0] else (c[1] / direction[1]) for c in columns]
         length = math.hypot(float(direction[0]), float(direction[1]))
         matrix = np.array([[float(r) * length for r in ratios]])
-        intervals = decompose_line([list(p.vertices) for p in polygons], direction) if polygons else [(-INF, INF)]
+        intervals = decompose_line([list(p.vertices) for p in polygons], direction, epsilon) if polygons \
+            else [(-INF, INF)]
         regions = [_interval_region(lo, hi, direction, length, quantum, tagger) for lo, hi in intervals]
     else:
         matrix = np.array([[float(c[0]) for c in columns], [float(c[1]) for c in columns]])
