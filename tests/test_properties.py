@@ -83,3 +83,12 @@ def test_the_generators_see_a_part_held_by_a_holder_that_left(kind, monkeypatch)
         result = trace(analyze(loads(case.text)))
         caught = release_errors(result, case) + [v for v in replay(result) if v.kind == HELD_BY_NOTHING]
         assert caught, f"{kind} seed {seed}: the broken tracer got it right?"
+
+
+@pytest.mark.parametrize("kind", sorted(GENERATORS))
+def test_every_kind_of_release_matches_its_closed_form(kind):
+    for seed in range(2):
+        case = GENERATORS[kind](SeededDraw(seed))
+        result = trace(analyze(loads(case.text)))
+        assert release_errors(result, case) == [], f"{kind} seed {seed}\n{case.text}"
+        assert replay(result) == []
