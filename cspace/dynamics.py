@@ -73,7 +73,7 @@ class Mode:
 
     def velocity_at(self, q: np.ndarray) -> np.ndarray | None:
         """Velocity on the table cells at ``q``, or None if the mode no longer holds."""
-        slopes = [link.table.slope(q[link.input], d) for link, d in zip(self.linkages, self.directions)]
+        slopes = [link.table.slope(q[link.input], d, q[link.output]) for link, d in zip(self.linkages, self.directions)]
         v, _ = self._solve(slopes)
         if v is None or np.any(self.signs(v) != self.signs(self.velocity)):
             return None
@@ -107,23 +107,25 @@ class Mode:
             return None
         k = moving[0]
         link = self.linkages[k]
-        slope = link.table.slope(self.anchor[link.input], self.directions[k])
+        slope = link.table.slope(self.anchor[link.input], self.directions[k], self.anchor[link.output])
+        change = link.table.slope_scale  # a change of slope in the linkage's own units
         slopes = [0.0] * len(self.linkages)
-        slopes[k] = slope + 1.0
+        slopes[k] = slope + change
         tilted, unique = self._solve(slopes)
         if tilted is None:
             return None
         if unique:
             # A square nonsingular system: its solution at the current slope is the
             # program's velocity, so one more solve gives the change per unit slope.
-            w = tilted - self.velocity
+            w = (tilted - self.velocity) / change
             v0 = self.velocity - slope * w
         else:
             slopes[k] = slope
             at_slope, _ = self._solve(slopes)
             if at_slope is None:
                 return None
-            v0, w = at_slope - slope * (tilted - at_slope), tilted - at_slope
+            w = (tilted - at_slope) / change
+            v0 = at_slope - slope * w
             self.check(at_slope)
         if abs(w[link.input]) > self.eps[link.input]:
             return None
@@ -336,7 +338,7 @@ class SimpleDynamics:
             if link.input not in known:
                 return False
             direction = 1 if v[link.input] >= 0 else -1
-            v[link.output] = link.table.slope(q[link.input], direction) * v[link.input]
+            v[link.output] = link.table.slope(q[link.input], direction, q[link.output]) * v[link.input]
             known.add(link.output)
             directions.append(direction)
         free = movable - known
@@ -398,7 +400,7 @@ class SimpleDynamics:
         for link in self.linkages:
             if link.input in fixed:
                 options = [1 if fixed[link.input] >= 0 else -1]
-            elif link.table.slope(q[link.input], 1) == link.table.slope(q[link.input], -1):
+            elif link.table.slope(q[link.input], 1, q[link.output]) == link.table.slope(q[link.input], -1, q[link.output]):
                 options = [1]
             else:
                 options = [1, -1]
@@ -451,7 +453,7 @@ class SimpleDynamics:
         for link, direction in zip(self.linkages, directions):
             relation = np.zeros(n)
             relation[link.output] = 1.0
-            relation[link.input] -= link.table.slope(q[link.input], direction)
+            relation[link.input] -= link.table.slope(q[link.input], direction, q[link.output])
             row = relation @ spread
             value = -(relation @ known)
             if not row.any():

@@ -3,9 +3,11 @@
 The joint equations are solved at evenly spaced input values (``table_size`` nodes
 over the input range; for a freely turning input, over [-pi, pi]) by continuation:
 each node starts from a linear prediction off the two previous ones and is corrected
-with scipy's root finder. The table *is* the linkage, as in the paper (section 4.1):
-between nodes the output and every member pose are interpolated linearly, so the
-output is a piecewise-linear function of the input whose extremes lie on nodes.
+with scipy's root finder. The table is the linkage between events, as in the paper
+(section 4.1): between nodes the output and every member pose are interpolated
+linearly. Events are exact: :meth:`LinkageTable.exact` and :meth:`LinkageTable.exact_slope`
+solve the joint equations at any input, so the tracer places a region exit or a
+reversal of the output where the real linkage has it, and the path runs through it.
 
 :meth:`LinkageTable.image` and :meth:`LinkageTable.preimage` are the forward and
 inverse interval maps of section 4.2.1.
@@ -14,7 +16,7 @@ inverse interval maps of section 4.2.1.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -26,6 +28,9 @@ from .tolerance import NOISE
 
 TWO_PI = 2.0 * math.pi
 MAX_HALVINGS = 12
+DIFFERENCE = 6e-6  # central-difference step in units of the variable: near cbrt(float epsilon), the most exact
+FORWARD = 1.5e-8  # forward-difference step: near sqrt(float epsilon)
+POSE_MEMO = 4096  # poses of a linkage's non-member parts kept, by their coordinates' values
 
 
 @dataclass(frozen=True)
@@ -42,11 +47,21 @@ class LinkageTable:
     poses: dict[str, np.ndarray]
     periodic: bool
     node_tolerance: float
+    solutions: np.ndarray = field(repr=False, compare=False)  # every unknown at every node (start points)
+    system: _JointSystem | None = field(default=None, repr=False, compare=False)
+    _jacobians: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def step(self) -> float:
         """Input spacing of the table's nodes."""
         return float(self.inputs[1] - self.inputs[0])
+
+    @cached_property
+    def slope_scale(self) -> float:
+        """A typical size of d output / d input (the mean of the cells'): what a change of slope
+        is measured against, in the output's and input's units."""
+        scale = float(np.mean(np.abs(np.diff(self.outputs)))) / self.step
+        return scale if scale > 0 else 1.0
 
     @cached_property
     def _first(self) -> float:
@@ -80,10 +95,51 @@ class LinkageTable:
             return k % (last + 1)
         return min(max(k, 0), last)
 
-    def slope(self, x: float, direction: int = 1) -> float:
-        """d output / d input on the cell the input moves through."""
+    def slope(self, x: float, direction: int = 1, y: float | None = None) -> float:
+        """d output / d input on the way from (x, y) to the next node in ``direction``.
+
+        Without ``y`` (or with the table's own value there) that is the slope of the cell
+        the input moves through; from an exact point between nodes (an event) it is the
+        chord to the next node, so the path runs from the event on to the table.
+        """
         k = self.cell(x, direction)
-        return float((self.outputs[k + 1] - self.outputs[k]) / self.step)
+        if y is None:
+            return float((self.outputs[k + 1] - self.outputs[k]) / self.step)
+        nodes, outputs = self.ahead(x, direction, 1)
+        if not len(nodes) or abs(float(nodes[0]) - x) <= self.node_tolerance:
+            return float((self.outputs[k + 1] - self.outputs[k]) / self.step)
+        return float((float(outputs[0]) - y) / (float(nodes[0]) - x))
+
+    def exact(self, x: float) -> float:
+        """The output at input ``x`` solved from the joint equations (the table only starts it).
+
+        >>> from cspace.loader import load
+        >>> from cspace.analysis import analyze
+        >>> table = analyze(load("fixtures/feeder.toml")).linkage_tables["crank-slider"]
+        >>> round(table.exact(1.0), 6), round(3 * math.cos(1) - 1 + math.sqrt(64 - 9 * math.sin(1) ** 2), 6)
+        (8.212174, 8.212174)
+        """
+        return float(self._solve(x)[-1])
+
+    def exact_with_slope(self, x: float) -> tuple[float, float]:
+        """The output at ``x`` and d output / d input there, on the real linkage (the slope by
+        the implicit function theorem on the joints, from the solve's own Jacobian)."""
+        reduced, _ = self.reduce(float(x))
+        u = self._solve(x)
+        return float(u[-1]), self.system.slope(u, reduced, self.system.jacobian(u, reduced))
+
+    def _solve(self, x: float) -> np.ndarray:
+        """Every unknown at input ``x``, by Newton's method from the table's interpolation,
+        steered by the joint Jacobian at the cell's first node (kept: events cluster in cells)."""
+        reduced, _ = self.reduce(float(x))
+        k = self.cell(x)
+        if k not in self._jacobians:
+            self._jacobians[k] = self.system.jacobian(self.solutions[k], float(self.inputs[k]), central=False)
+        solved = self.system.newton(self._interpolate(self.solutions, x), reduced, self._jacobians[k])
+        if solved is None:
+            raise LinkageError(f"the joints do not close at {self.linkage.input} = {_num(x)} between table "
+                               "nodes", where=f"linkage {self.linkage.name!r}", field="joints")
+        return solved
 
     def next_node(self, x: float, direction: int) -> float:
         """The next node the input reaches moving in ``direction`` (same unwrapping as x)."""
@@ -213,7 +269,7 @@ def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
         solutions[nodes == x0] = start
     poses = {m: solutions[:, 3 * i:3 * i + 3] + (*mechanism.origin, 0.0) for i, m in enumerate(linkage.members)}
     node_tolerance = tol.angle if x_in.is_angle else tol.length
-    return LinkageTable(linkage, nodes, solutions[:, -1].copy(), poses, periodic, node_tolerance)
+    return LinkageTable(linkage, nodes, solutions[:, -1].copy(), poses, periodic, node_tolerance, solutions, system)
 
 
 class _JointSystem:
@@ -234,6 +290,7 @@ class _JointSystem:
         self.where = f"linkage {linkage.name!r}"
         self.parts = sorted({p for joint in linkage.joints for p in joint.parts})
         self.origin = mechanism.origin
+        self._poses: dict[tuple, tuple[float, float, float, float]] = {}
         # The unit of each unknown (member x, y, angle ..., output) and of the input: a length
         # is measured against the size, an angle against a radian, so checks hold at any size.
         angle = self.mechanism.coordinate(linkage.output).is_angle
@@ -262,10 +319,22 @@ class _JointSystem:
                 angle = float(u[i + 2])
                 out[part] = (math.cos(angle), math.sin(angle), float(u[i]), float(u[i + 1]))
             else:
-                owner = self.mechanism.part(part)
-                t = part_transform(self.mechanism, owner, values, self.origin) if owner.motion != FIXED else np.eye(3)
-                out[part] = (float(t[0, 0]), float(t[1, 0]), float(t[0, 2]), float(t[1, 2]))
+                out[part] = self._placed_part(part, values)
         return out
+
+    def _placed_part(self, part: str, values: dict[str, float]) -> tuple[float, float, float, float]:
+        """Pose of a non-member part, remembered by the coordinate values it depends on (a
+        Jacobian asks for the same input and output again and again)."""
+        owner = self.mechanism.part(part)
+        memo = (part, *(values.get(c) for c in owner.coordinates))
+        pose = self._poses.get(memo)
+        if pose is None:
+            t = part_transform(self.mechanism, owner, values, self.origin) if owner.motion != FIXED else np.eye(3)
+            pose = (float(t[0, 0]), float(t[1, 0]), float(t[0, 2]), float(t[1, 2]))
+            if len(self._poses) >= POSE_MEMO:
+                self._poses.clear()
+            self._poses[memo] = pose
+        return pose
 
     def world(self, part: str, point, u: np.ndarray, x: float) -> np.ndarray:
         """A point of a part (a non-member's given relative to the origin) in the plane, relative to the origin."""
@@ -286,6 +355,50 @@ class _JointSystem:
                 out.append(((bx - ax) * axis[1] - (by - ay) * axis[0]) / self.scale)
                 out.append(self.angle(b, u, x) - self.angle(a, u, x))
         return np.array(out)
+
+    def slope(self, u: np.ndarray, x: float, jacobian: np.ndarray) -> float:
+        """d output / d input at a solution u with joint Jacobian ``jacobian`` there:
+        -J_u^-1 dR/dx, last component (implicit function theorem)."""
+        h = self.input_unit * DIFFERENCE
+        dx = (self.residual(u, x + h) - self.residual(u, x - h)) / (2 * h)
+        return float(-np.linalg.solve(jacobian, dx)[-1])
+
+    def jacobian(self, u: np.ndarray, x: float, central: bool = True) -> np.ndarray:
+        """dR/du by differences of the residual (which is exact in floats), one step per unit:
+        central for a slope that must be exact, forward (half the work) to steer Newton's method."""
+        columns = []
+        base = None if central else self.residual(u, x)
+        for k in range(len(u)):
+            step = self.units[k] * (DIFFERENCE if central else FORWARD)
+            up = u.copy()
+            up[k] += step
+            if central:
+                down = u.copy()
+                down[k] -= step
+                columns.append((self.residual(up, x) - self.residual(down, x)) / (2 * step))
+            else:
+                columns.append((self.residual(up, x) - base) / step)
+        return np.column_stack(columns)
+
+    def newton(self, guess: np.ndarray, x: float, jacobian: np.ndarray, steps: int = 12) -> np.ndarray | None:
+        """The solution at x by Newton's method from a close guess (a table's neighbour), taken
+        to float precision so the answer does not depend on the guess; None if it does not
+        close the joints. ``jacobian`` (at a point near the guess) steers every step (chord
+        steps): from a close guess they converge nearly as fast, for a fraction of the work."""
+        u = np.array(guess, float)
+        error = math.inf
+        for _ in range(steps):
+            r = self.residual(u, x)
+            previous, error = error, float(np.max(np.abs(r)))
+            if error == 0.0 or error >= previous:  # converged as far as floats go
+                break
+            try:
+                u = u - np.linalg.solve(jacobian, r)
+            except np.linalg.LinAlgError:
+                return None
+        if float(np.max(np.abs(self.residual(u, x)))) * self.scale > self.joint:
+            return None
+        return u
 
     def direction(self, part: str, axis, u: np.ndarray, x: float) -> np.ndarray:
         angle = self.angle(part, u, x)

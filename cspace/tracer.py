@@ -16,11 +16,13 @@ each linkage-table cell, the region exit found by a ratio test on the region's r
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import brentq
 
 from .analysis import Analysis
 from .constraints import ConstraintManager
@@ -31,6 +33,7 @@ from .tolerance import NOISE
 from .trace import INPUT_BLOCKED, DriveLine, Piece, Trace, TraceStats
 
 MAX_PIECES = 20000
+MAX_REFINE = 40  # joint solves at most to place one event on the real linkage (it takes two or three)
 SCAN = 64  # table nodes examined at a time when following a linkage (most pieces end sooner)
 
 
@@ -98,11 +101,14 @@ class Tracer:
                 pieces.append(piece)
                 q, clock = piece.configs[-1], float(piece.params[-1])
                 self.guard(pieces)
+            if not motions:
+                end = "no input motions"
+                break
             if now >= allotment * (1 - NOISE):  # relative: an allotment of microseconds is as exact
                 end = "time allotment used"
                 break
             if current >= len(motions):
-                end = INPUT_BLOCKED if motions else "no input motions"
+                end = INPUT_BLOCKED
                 break
             motion = motions[current]
             rates = {self.mechanism.coordinate_index[c]: v for c, v in motion.velocities}
@@ -243,6 +249,9 @@ class Tracer:
         so every region row is affine in (x, f(x)) and is evaluated at a batch of table
         nodes at once. The piece ends at the first of: a row reaching its bound, the
         start of a cell where a coordinate would change direction, the time allotment.
+        A region exit or a change of direction is then placed on the real linkage
+        (:meth:`_exit_on_linkage`, :meth:`_turn_on_linkage`); f(x0) is the configuration's
+        own output, so a piece that starts at such an exact point carries no offset.
         """
         region, eps = mode.region, mode.eps
         table, i = link.table, link.input
@@ -257,7 +266,7 @@ class Tracer:
         eps = eps[turning]
         expected = mode.signs(mode.velocity)[turning]
         resting = expected == 0
-        x0, f0 = q[i], table.output(q[i])
+        x0, f0 = q[i], float(q[link.output])
         x_end = x0 + rate * (limit - param) if np.isfinite(limit) else direction * np.inf
         xs_kept, fs_kept = [np.array([x0])], [np.array([f0])]
         while True:
@@ -270,7 +279,7 @@ class Tracer:
             # the time allotment, then a region exit, then a change of motion at a node.
             events = []
             if (x_end - xs[-1]) * direction <= 0:
-                events.append((x_end, "time allotment used"))
+                events.append((x_end, "time allotment used", None))
             slopes = (fs[1:] - fs[:-1]) / (xs[1:] - xs[:-1])
             speeds = v0[turning] + slopes[:, None] * w[turning]
             # A coordinate keeps its direction while its speed stays beyond eps that way (or within eps of rest).
@@ -284,20 +293,97 @@ class Tracer:
             if hit.any():
                 cell = int(np.argmax(hit))
                 rows = np.flatnonzero(crossing[cell])
-                before, after = excess[cell, rows], excess[cell + 1, rows]
-                fraction = min(max(float(np.min(-before / (after - before))), 0.0), 1.0)
-                events.append((xs[cell] + fraction * (xs[cell + 1] - xs[cell]), "region exit"))
+                exit_x, exit_f = self._exit_on_linkage(table, xs[cell], xs[cell + 1], excess0[rows], along_x[rows],
+                                                       along_f[rows], x0, f0, direction)
+                events.append((exit_x, "region exit", exit_f))
             if turned.any():
-                events.append((xs[int(np.argmax(turned))], "motion changes"))
+                c = int(np.argmax(turned))
+                lo = xs[c - 1] if c > 0 else xs[0]
+                turn_x, turn_f = self._turn_on_linkage(table, lo, xs[min(c + 1, len(xs) - 1)], v0[turning],
+                                                       w[turning], expected, xs[c], direction)
+                events.append((turn_x, "motion changes", turn_f))
             if not events:
                 xs_kept.append(nodes)
                 fs_kept.append(outputs)
                 continue
-            x_stop, event = min(events, key=lambda e: e[0] * direction)  # the first of equals
-            before_stop = (x_stop - nodes) * direction > 0
+            x_stop, event, f_stop = min(events, key=lambda e: e[0] * direction)  # the first of equals
+            on_node = np.abs(nodes - x_stop) <= table.node_tolerance
+            if on_node.any():
+                f_stop = float(outputs[on_node][0])
+            elif f_stop is None:  # the allotment ends between nodes: on the table, like the path
+                f_stop = table.output(x_stop)
+            before_stop = (x_stop - nodes) * direction > table.node_tolerance
             xs_kept += [nodes[before_stop], np.array([x_stop])]
-            fs_kept += [outputs[before_stop], np.array([table.output(x_stop)])]
+            fs_kept += [outputs[before_stop], np.array([f_stop])]
             return self._knots(xs_kept, fs_kept, q, v0, w, rate, param, event)
+
+    def _exit_on_linkage(self, table, a: float, b: float, excess0: np.ndarray, along_x: np.ndarray,
+                         along_f: np.ndarray, x0: float, f0: float, direction: int) -> tuple[float, float]:
+        """(input, output) where the first of these rows reaches its bound between inputs a and b
+        on the real linkage.
+
+        A row's excess is ``excess0 + (x - x0) along_x + (f(x) - f0) along_f``; at a and b
+        (nodes, or x0) the table is exact, so it changes sign between them. Newton's method
+        on the solved output, from the table's linear estimate, first steered by the cell's
+        slope, then by the secant of its last two steps, and kept inside [a, b], takes it to
+        float precision in three or four joint solves.
+        """
+        fa = f0 if a == x0 else table.output(a)
+        fb = table.output(b)
+        best = (b, fb)
+        crossing = np.flatnonzero(excess0 + (b - x0) * along_x + (fb - f0) * along_f > 0)
+        # Rows that are one constraint (a piston's face against each block of a stack) cross once.
+        _, distinct = np.unique(np.column_stack([excess0, along_x, along_f])[crossing], axis=0, return_index=True)
+        for k in crossing[np.sort(distinct)].tolist():
+            def g(x: float, f: float) -> float:
+                return float(excess0[k] + (x - x0) * along_x[k] + (f - f0) * along_f[k])
+
+            lo, hi, g_lo, g_hi = a, b, g(a, fa), g(b, fb)
+            x = lo + (hi - lo) * min(max(-g_lo / (g_hi - g_lo), 0.0), 1.0)
+            moved = math.inf
+            rate = float(along_x[k] + table.slope(a, direction) * along_f[k])  # the cell's: steers, exactness is g's
+            previous = None
+            for _ in range(MAX_REFINE):
+                f = table.exact(x)
+                value = g(x, f)
+                if value > 0:
+                    hi = x
+                else:
+                    lo = x
+                if previous is not None and x != previous[0]:
+                    rate = (value - previous[1]) / (x - previous[0])  # secant: superlinear, one solve a step
+                previous = (x, value)
+                following = x - value / rate if rate else (lo + hi) / 2
+                if not lo < following < hi:
+                    following = (lo + hi) / 2
+                # Stop where floats stop: a step no smaller than the last one makes no more progress.
+                if value == 0.0 or abs(following - x) >= moved or abs(following - x) <= math.ulp(x):
+                    break
+                moved, x = abs(following - x), following
+            if (x - best[0]) * direction < 0:
+                best = (x, f)
+        return best
+
+    def _turn_on_linkage(self, table, a: float, b: float, v0: np.ndarray, w: np.ndarray, expected: np.ndarray,
+                         node: float, direction: int) -> tuple[float, float | None]:
+        """(input, output or None for the table's) where a coordinate moving with velocity
+        ``v0 + slope w`` stops or turns back between inputs a and b on the real linkage. The
+        table shows it at a node; when the real linkage turns within the node tolerance of
+        it (the feeder's piston at 0 and pi), that node is the answer."""
+        moving = np.flatnonzero(expected != 0).tolist()
+        _, slope = table.exact_with_slope(node)
+        if all(abs(float(v0[j] + slope * w[j])) <= abs(float(w[j])) * table.node_tolerance for j in moving):
+            return node, None
+        best: tuple[float, float | None] = (node, None)
+        for j in moving:
+            def speed(x: float, j: int = j) -> float:
+                return float(v0[j] + table.exact_with_slope(x)[1] * w[j]) * expected[j]
+            lo, hi = min(a, b), max(a, b)
+            if (speed(lo) > 0) != (speed(hi) > 0):
+                root = brentq(speed, lo, hi, xtol=table.node_tolerance * NOISE)
+                if (root - best[0]) * direction < 0 or best[0] == node:
+                    best = (root, table.exact(root))
+        return best
 
     @staticmethod
     def _knots(xs_kept: list, fs_kept: list, q: np.ndarray, v0: np.ndarray, w: np.ndarray, rate: float,
@@ -312,7 +398,9 @@ class Tracer:
         return _Followed(param + steps, configs, event)
 
     def follow_cells(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
-        """Move along the mode cell by cell (several moving linkages, or chained ones)."""
+        """Move along the mode cell by cell: several moving linkages, or one moved through its
+        output (a spring on a crank-slider's piston turning a free crank). A region exit of
+        one linkage's motion is placed on the real linkage (:meth:`_exit_in_cell`)."""
         region = mode.region
         params, configs = [param], [q.copy()]
         while True:
@@ -340,12 +428,55 @@ class Tracer:
                         dt, event = to_node, "table cell"
             if not np.isfinite(dt):
                 self.without_end(v)
-            q = q + v * dt
+            exact = self._exit_in_cell(mode, q, v, moving_in) if event == "region exit" else None
+            if exact is not None:
+                q, dt = exact
+            else:
+                q = q + v * dt
             param += dt
             params.append(param)
             configs.append(q.copy())
             if event != "table cell":
                 return _Followed(params, configs, event)
+
+    def _exit_in_cell(self, mode: Mode, q: np.ndarray, v: np.ndarray,
+                      moving_in: np.ndarray) -> tuple[np.ndarray, float] | None:
+        """(configuration, parameter step) of a region exit in this cell on the real linkage,
+        when one linkage moves; None to keep the cell's straight line (several linkages).
+
+        Along one linkage the motion is transmitted linearly from its input and output, so
+        the velocity over the input's rate is affine in the slope: ``a + s b``, found from
+        the mode at two slopes (and checked at a third). The path is then
+        ``q + (x - x0) a + (f(x) - f0) b`` and the exit is found as in :meth:`follow_table`.
+        """
+        moving = mode.moving_linkages()
+        if len(moving) != 1:
+            return None
+        k = moving[0]
+        link = mode.linkages[k]
+        table, i, o = link.table, link.input, link.output
+        direction = 1 if v[i] > 0 else -1
+        x0, f0 = float(q[i]), float(q[o])
+        slope = table.slope(x0, direction, f0)
+        change = table.slope_scale
+        ratios = []
+        for s in (slope, slope + change, slope - change):
+            slopes = [0.0] * len(mode.linkages)
+            slopes[k] = s
+            solved, _ = mode._solve(slopes)
+            if solved is None or abs(solved[i]) <= mode.eps[i]:
+                return None
+            ratios.append(solved / solved[i])
+        b = (ratios[1] - ratios[0]) / change
+        a = ratios[0] - slope * b
+        if not np.allclose(ratios[2], a + (slope - change) * b, rtol=1e-9, atol=1e-9 * np.abs(ratios).max()):
+            return None  # not affine in the slope: keep the cell's straight line
+        region = mode.region
+        rows = np.flatnonzero(moving_in)
+        node = table.next_node(x0, direction)
+        x, f = self._exit_on_linkage(table, x0, node, region.G[rows] @ q - region.h[rows], region.G[rows] @ a,
+                                     region.G[rows] @ b, x0, f0, direction)
+        return q + (x - x0) * a + (f - f0) * b, (x - x0) / v[i]
 
     def drive_lines(self, mode: Mode, phase: str, q: np.ndarray) -> tuple[tuple[int, ...], tuple[DriveLine, ...]]:
         """Driving motions and the driving relation, as the paper's Figure 4 prints them.
@@ -358,7 +489,11 @@ class Tracer:
         moving = {j for j in range(self.n) if abs(mode.velocity[j]) > self.dynamics.eps[j]}
         prescribed = {j for j in mode.rates if j in moving} if phase == INPUT else set()
         edges = [(a, b) for a, b in mode.transmissions(q) if b not in prescribed]
-        links = {lk.input: lk.output for lk in mode.linkages if lk.input in moving and lk.output in moving}
+        # A linkage carries motion from its input to its output, unless the output is the one
+        # driven (a spring on a piston turning a free crank): then from the output to the input.
+        links = {(lk.output if lk.output in mode.rates and lk.input not in mode.rates else lk.input):
+                 (lk.input if lk.output in mode.rates and lk.input not in mode.rates else lk.output)
+                 for lk in mode.linkages if lk.input in moving and lk.output in moving}
         driven = {b for _, b in edges} | set(links.values())
         roots = sorted(prescribed | {j for j in moving if j not in driven})
         # Contacts can drive in a circle (a block sliding down a ramp while grazing a

@@ -125,3 +125,36 @@ def test_each_segment_says_what_ended_it():
     assert [s.end for s in four_bar[:-1]] == ["t4 reverses"] * (len(four_bar) - 1)
     gate = [s.end for s in traced("spring-gate").segments]
     assert gate[0] == "contact begins: block.top/gate.bottom; contact ends: block.right/gate.left"
+
+
+def test_spring_crank_turns_the_free_crank_until_the_piston_meets_the_stop(monkeypatch):
+    """A linkage moved through its output: the spring pulls the piston to the stop at x = 6 and
+    the crank follows the crank-slider's closed form to where it puts the piston there. This
+    is the path a motion takes cell by cell (Tracer.follow_cells, Mode.velocity_at)."""
+    from cspace import analyze, load, trace
+    from cspace.dynamics import Mode
+    from cspace.tracer import Tracer
+
+    from .common import fixture_path
+
+    used = {"cells": 0, "velocities": 0}
+    cells, velocity_at = Tracer.follow_cells, Mode.velocity_at
+    monkeypatch.setattr(Tracer, "follow_cells", lambda *a: used.__setitem__("cells", used["cells"] + 1) or cells(*a))
+    monkeypatch.setattr(Mode, "velocity_at",
+                        lambda *a: used.__setitem__("velocities", used["velocities"] + 1) or velocity_at(*a))
+    result = trace(analyze(load(fixture_path("spring-crank"))))
+    assert used["cells"] >= 1 and used["velocities"] >= 2
+    crank = brent_root(lambda c: 3 * math.cos(c) - 1 + math.sqrt(64 - 9 * math.sin(c) ** 2) - 6, 0.5, math.pi)
+    assert result.segments[-1].finish == pytest.approx([crank, 6.0], abs=1e-9)
+    for _, _, cd, xp in path_rows(result):
+        # Between its exact ends the path follows the table (interpolation error below 2e-4 here).
+        assert xp == pytest.approx(3 * math.cos(cd) - 1 + math.sqrt(64 - 9 * math.sin(cd) ** 2), abs=2e-4)
+    (segment,) = result.segments
+    assert [(line.source, line.targets) for line in segment.first.lines] == [(1, (0,))]  # piston drives crank
+    assert result.end_reason == "no input motions"
+
+
+def brent_root(f, a: float, b: float) -> float:
+    from scipy.optimize import brentq
+
+    return brentq(f, a, b, xtol=1e-15)
