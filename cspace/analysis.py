@@ -23,7 +23,6 @@ from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_differe
 from .model import Mechanism, Part
 from .pairs import interacting_pairs
 from .pairspace import PairSpace, translation_pair_space
-from .tolerance import RESOLUTION
 
 
 @dataclass
@@ -110,6 +109,9 @@ def _coordinate_ranges(mechanism: Mechanism, tables: dict[str, LinkageTable]) ->
     return ranges
 
 
+GRID_ROUNDING = 2.0  # grid steps a rounded vertex may stand off the line it was on (input rounding is far below one)
+
+
 class _PairBuilder:
     """Pair spaces of translating pairs, each shape computed once.
 
@@ -179,8 +181,7 @@ class _PairBuilder:
             ox, oy = self.mechanism.origin
             polylines = [replace(polyline, vertices=tuple((x - ox, y - oy) for x, y in polyline.vertices))
                          for polyline in (p.polyline(self.tolerance.arc) for p in part.slices[index].oriented)]
-            resolution = RESOLUTION * self.tolerance.length / self.tolerance.quantum  # the inputs' rounding, in grid steps
-            self._pieces[key] = convex_pieces(polylines, self.tolerance.quantum, max(resolution, 2.0))
+            self._pieces[key] = convex_pieces(polylines, self.tolerance.quantum, GRID_ROUNDING)
         return self._pieces[key]
 
 

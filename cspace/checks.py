@@ -22,18 +22,18 @@ from .tolerance import MIN_SIZE, RESOLUTION
 
 def check_scale(mechanism: Mechanism) -> None:
     """Raise ModelError unless the mechanism is at least ``MIN_SIZE`` across and its numbers,
-    where it is drawn, resolve positions to ``RESOLUTION`` of its length tolerance."""
-    size, length = mechanism.size, mechanism.tolerance.length
+    where it is drawn, resolve positions to ``RESOLUTION`` of its exact grid's step."""
+    size, quantum = mechanism.size, mechanism.tolerance.quantum
     if size < MIN_SIZE:
         raise ModelError(f"the mechanism is {size:.3g} across; cspace works on mechanisms from {MIN_SIZE:g} "
                          "across up: draw it in a smaller unit", field="parts")
     x0, y0, x1, y1 = initial_bounds(mechanism)
     distance = max(abs(x0), abs(y0), abs(x1), abs(y1))
-    if math.ulp(distance) > RESOLUTION * length:
-        within = 2.0 ** (math.floor(math.log2(RESOLUTION * length)) + 52)
+    if math.ulp(distance) > RESOLUTION * quantum:
+        within = 2.0 ** (math.floor(math.log2(RESOLUTION * quantum)) + 52)
         raise ModelError(f"it is drawn {distance:.3g} from the origin but is only {size:.3g} across: numbers that "
                          f"large resolve positions only to {math.ulp(distance):.3g}, coarser than {RESOLUTION:g} of "
-                         f"its length tolerance {length:.3g}; draw it nearer the origin (within {within:.3g})",
+                         f"its exact grid's step {quantum:.3g}; draw it nearer the origin (within {within:.3g})",
                          field="parts")
 
 

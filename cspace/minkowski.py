@@ -84,16 +84,16 @@ def convex_pieces(polylines: Iterable[Polyline], quantum: float, flat: float = 0
     corner's tangent point lie on straight stretches, and rounding to the grid must not
     make a convex outline look concave (it would be cut into pieces for nothing).
     """
-    edge_face: dict[frozenset, str] = {}
+    edge_face = _FaceIndex(flat)
     outers, holes = [], []
     for polyline in polylines:
         points = [(round(x / quantum), round(y / quantum)) for x, y in polyline.vertices]
         n = len(points)
         for i, point in enumerate(points):
-            edge_face[frozenset((point, points[(i + 1) % n]))] = polyline.edge_features[i].name
+            edge_face.add(point, points[(i + 1) % n], polyline.edge_features[i].name)
         cleaned = _dedupe(points)
         (outers if _area2(cleaned) > 0 else holes).append(cleaned)
-    material = shapely.union_all([Polygon(o) for o in outers])
+    material = shapely.union_all(_touching([Polygon(o) for o in outers], flat))
     if holes:
         material = material.difference(shapely.union_all([Polygon(h) for h in holes]))
     pieces = []
@@ -106,8 +106,21 @@ def convex_pieces(polylines: Iterable[Polyline], quantum: float, flat: float = 0
             n = len(ring)
             pieces.append(ConvexPiece(
                 tuple(ring), tuple(corners[p] for p in ring),
-                tuple(_faces_along(edge_face, ring[i], ring[(i + 1) % n]) for i in range(n))))
+                tuple(edge_face.along(ring[i], ring[(i + 1) % n]) for i in range(n))))
     return pieces
+
+
+def _touching(polygons: list[Polygon], flat: float) -> list[Polygon]:
+    """The polygons with each vertex within ``flat`` of another's outline moved onto it.
+
+    Profiles drawn to touch (a lip standing on a slope) may, rounded to the grid, stand a
+    step apart: their union would be two polygons with a hairline gap, and a part could
+    slide into it. Snapped, they touch, and their union is one.
+    """
+    if flat <= 0 or len(polygons) < 2:
+        return polygons
+    return [shapely.snap(polygon, shapely.union_all(polygons[:k] + polygons[k + 1:]), flat)
+            for k, polygon in enumerate(polygons)]
 
 
 def minkowski_difference(a: ConvexPiece, b: ConvexPiece, slack: float = 0.0) -> SumPolygon:
@@ -118,10 +131,13 @@ def minkowski_difference(a: ConvexPiece, b: ConvexPiece, slack: float = 0.0) -> 
     """
     pattern = [(-x, -y) for x, y in b.vertices]
     paths = pyclipper.MinkowskiSum(pattern, list(a.vertices), True)
-    outer = max(paths, key=pyclipper.Area)
-    if pyclipper.Area(outer) < 0:
+    # The sum of convex pieces is convex: the hull of pyclipper's points. Taken as is, its
+    # outline of two pieces with nearly parallel edges can carry a zero-area spike.
+    hull = shapely.MultiPoint([tuple(p) for path in paths for p in path]).convex_hull
+    outer = [(int(x), int(y)) for x, y in hull.exterior.coords[:-1]]
+    if _area2(outer) < 0:
         outer = outer[::-1]
-    vertices = _strip_collinear([tuple(p) for p in outer])
+    vertices = _strip_collinear(outer)
     points: list[tuple] = []
     labels: list[ContactLabel | None] = []
     n = len(vertices)
@@ -231,7 +247,7 @@ def _point_at(p: tuple, q: tuple, t: Fraction) -> tuple:
     return tuple(int(v) if v.denominator == 1 else v for v in point)
 
 
-def _corners(polygon: Polygon, faces: dict[frozenset, str]) -> dict[IntPoint, str]:
+def _corners(polygon: Polygon, faces: _FaceIndex) -> dict[IntPoint, str]:
     """The feature at every vertex of a polygon's boundary (material on the left):
     the face it lies on, or ``before+after`` where two faces meet, as the real outline
     has them (faces that a union of profiles made internal are not named)."""
@@ -240,26 +256,37 @@ def _corners(polygon: Polygon, faces: dict[frozenset, str]) -> dict[IntPoint, st
         points = [(int(x), int(y)) for x, y in ring.coords[:-1]]
         n = len(points)
         for k, point in enumerate(points):
-            before = _faces_along(faces, points[k - 1], point)
-            after = _faces_along(faces, point, points[(k + 1) % n])
+            before = faces.along(points[k - 1], point)
+            after = faces.along(point, points[(k + 1) % n])
             corners[point] = "+".join(dict.fromkeys(before + after))
     return corners
 
 
-def _convex_rings(polygon: Polygon, faces: dict[frozenset, str], flat: float) -> list[list[IntPoint]]:
+def _convex_rings(polygon: Polygon, faces: _FaceIndex, flat: float) -> list[list[IntPoint]]:
     """Convex pieces of a polygon with holes: itself if convex, else merged triangles."""
     outer = [(int(x), int(y)) for x, y in polygon.exterior.coords[:-1]]
     if not polygon.interiors:
         ring = _strip_collinear(outer if _area2(outer) > 0 else outer[::-1], faces, flat)
         if _is_convex(ring):
             return [ring]
+    # Every triangle's corner is a vertex of the outline; GEOS may hand it back a grid step
+    # off (it transforms coordinates internally), so each is taken back to that vertex.
+    outline = {(int(x), int(y)) for ring in (polygon.exterior, *polygon.interiors) for x, y in ring.coords}
     triangles = []
     for triangle in shapely.constrained_delaunay_triangles(polygon).geoms:
-        ring = [(int(round(x)), int(round(y))) for x, y in triangle.exterior.coords[:-1]]
+        ring = [_vertex_of(outline, x, y) for x, y in triangle.exterior.coords[:-1]]
         triangles.append(ring if _area2(ring) > 0 else ring[::-1])
     # Exactly collinear vertices only: dropping a vertex within ``flat`` of the line would
     # change a piece's shape and open a sliver between it and the piece sharing that vertex.
     return [_strip_collinear(r, faces) for r in _hertel_mehlhorn(triangles)]
+
+
+def _vertex_of(outline: set[IntPoint], x: float, y: float) -> IntPoint:
+    """The outline vertex at (x, y), or nearest to it."""
+    point = (int(round(x)), int(round(y)))
+    if point in outline:
+        return point
+    return min(outline, key=lambda v: (v[0] - x) ** 2 + (v[1] - y) ** 2)
 
 
 def _hertel_mehlhorn(pieces: list[list[IntPoint]]) -> list[list[IntPoint]]:
@@ -305,7 +332,7 @@ def _is_convex(ring: list[IntPoint]) -> bool:
     return len(signs) <= 1
 
 
-def _strip_collinear(ring: list[IntPoint], faces: dict[frozenset, str] | None = None,
+def _strip_collinear(ring: list[IntPoint], faces: _FaceIndex | None = None,
                      flat: float = 0.0) -> list[IntPoint]:
     """The ring without vertices between collinear edges (within ``flat`` grid steps of the
     line through their neighbours); with ``faces``, only where the two edges lie along the
@@ -324,10 +351,10 @@ def _strip_collinear(ring: list[IntPoint], faces: dict[frozenset, str] | None = 
                 ring.pop(i)
                 changed = True
                 break
-            before = _faces_along(faces, ring[i - 1], ring[i])
-            if before == _faces_along(faces, ring[i], ring[(i + 1) % len(ring)]):
+            before = faces.along(ring[i - 1], ring[i])
+            if before == faces.along(ring[i], ring[(i + 1) % len(ring)]):
                 if len(before) == 1:  # the merged edge lies along that face (maybe not exactly collinear)
-                    faces[frozenset((ring[i - 1], ring[(i + 1) % len(ring)]))] = before[0]
+                    faces.add(ring[i - 1], ring[(i + 1) % len(ring)], before[0])
                 ring.pop(i)
                 changed = True
                 break
@@ -343,14 +370,34 @@ def _area2(ring: list[IntPoint]) -> int:
     return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1]))
 
 
-def _faces_along(faces: dict[frozenset, str], p: IntPoint, q: IntPoint) -> tuple[str, ...]:
-    """Faces whose boundary edges run along piece edge p-q; empty for an internal diagonal."""
-    exact = faces.get(frozenset((p, q)))
-    if exact is not None:
-        return (exact,)
-    covering = {name for edge, name in faces.items()
-                if _collinear(p, q, *edge) and _overlaps(p, q, *edge)}
-    return tuple(sorted(covering))
+class _FaceIndex:
+    """The faces of a slice's outline by their edges on the grid, found again along the
+    edges of its union and pieces: exactly, or within ``flat`` grid steps (where profiles
+    meet, a union's vertex may lie a step off the face it is on)."""
+
+    def __init__(self, flat: float) -> None:
+        self.flat = flat
+        self.edges: dict[frozenset, str] = {}
+
+    def add(self, p: IntPoint, q: IntPoint, name: str) -> None:
+        self.edges[frozenset((p, q))] = name
+
+    def along(self, p: IntPoint, q: IntPoint) -> tuple[str, ...]:
+        """Faces whose edges run along the edge p-q; empty for an internal diagonal."""
+        exact = self.edges.get(frozenset((p, q)))
+        if exact is not None:
+            return (exact,)
+        covering = {name for edge, name in self.edges.items()
+                    if self._collinear(*edge, p, q) and _overlaps(p, q, *edge)}
+        return tuple(sorted(covering))
+
+    def _collinear(self, a: IntPoint, b: IntPoint, *points: IntPoint) -> bool:
+        """Are the points on the line through a and b (within ``flat``)?"""
+        if self.flat == 0:
+            return _collinear(a, b, *points)
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        return all(abs((b[0] - a[0]) * (u[1] - a[1]) - (b[1] - a[1]) * (u[0] - a[0])) <= self.flat * length
+                   for u in points)
 
 
 def _collinear(a: IntPoint, b: IntPoint, c: IntPoint, d: IntPoint | None = None) -> bool:

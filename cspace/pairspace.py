@@ -201,7 +201,7 @@ def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...
     if direction is None:
         raise ValueError("a pair needs at least one coordinate that moves its parts apart")
     one_dimensional = all(c[0] * direction[1] - c[1] * direction[0] == 0 for c in columns)
-    tagger = _Tagger(part_a, part_b, polygons)
+    tagger = _Tagger(part_a, part_b, polygons, epsilon)
     if one_dimensional:
         ratios = [(c[0] / direction[0]) if direction[0] else (c[1] / direction[1]) for c in columns]
         length = math.hypot(float(direction[0]), float(direction[1]))
@@ -221,11 +221,17 @@ def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...
 
 
 class _Tagger:
-    """Which contacts hold where a facet of free space meets blocked space."""
+    """Which contacts hold where a facet of free space meets blocked space.
 
-    def __init__(self, part_a: str, part_b: str, polygons: list[SumPolygon]) -> None:
+    A point touches a polygon's edge within ``epsilon`` grid steps: a part's face may be
+    made of several convex pieces whose sums' edges, rounded to the grid, are collinear
+    only to a step or two, and each of them is the face.
+    """
+
+    def __init__(self, part_a: str, part_b: str, polygons: list[SumPolygon], epsilon: float = 0.0) -> None:
         self.part_a, self.part_b = part_a, part_b
         self.polygons = polygons
+        self.epsilon = epsilon
         # Integer bounding boxes let most polygons and edges be skipped before exact arithmetic.
         self.boxes = [_box(p.vertices) for p in polygons]
 
@@ -234,16 +240,14 @@ class _Tagger:
         found = set()
         px, py = point
         nx, ny = normal
+        e = self.epsilon
         for polygon, (x0, y0, x1, y1) in zip(self.polygons, self.boxes):
-            if not (x0 <= px <= x1 and y0 <= py <= y1):
+            if not (x0 - e <= px <= x1 + e and y0 - e <= py <= y1 + e):
                 continue
             tight = []
             n = len(polygon.vertices)
             for i in range(n):
-                (x0, y0), (x1, y1) = polygon.vertices[i], polygon.vertices[(i + 1) % n]
-                if (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0) != 0:
-                    continue
-                if min(x0, x1) <= px <= max(x0, x1) and min(y0, y1) <= py <= max(y0, y1):
+                if self._on_edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], px, py):
                     tight.append(i)
             if tight and all(self._inward(polygon, i, nx, ny) for i in tight):
                 found.update(self._contact(polygon.labels[i]) for i in tight if polygon.labels[i])
@@ -276,6 +280,17 @@ class _Tagger:
                 if 0 <= u <= 1:
                     ts.add(t)
         return sorted(t for t in ts if 0 < t < 1)
+
+    def _on_edge(self, start: tuple, end: tuple, px, py) -> bool:
+        """Is the point on the edge from start to end: exactly, or within epsilon?"""
+        (x0, y0), (x1, y1) = start, end
+        if self.epsilon == 0:
+            return (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0) == 0 and \
+                min(x0, x1) <= px <= max(x0, x1) and min(y0, y1) <= py <= max(y0, y1)
+        dx, dy = float(x1 - x0), float(y1 - y0)
+        rx, ry = float(px - x0), float(py - y0)
+        t = min(max((rx * dx + ry * dy) / (dx * dx + dy * dy), 0.0), 1.0)
+        return math.hypot(rx - t * dx, ry - t * dy) <= self.epsilon
 
     @staticmethod
     def _inward(polygon: SumPolygon, i: int, nx, ny) -> bool:

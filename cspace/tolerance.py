@@ -26,14 +26,16 @@ name               default                meaning
 =================  =====================  ==================================================
 
 Scale: a mechanism may be any size from ``MIN_SIZE`` (1e-12) up, drawn anywhere its
-numbers resolve positions to a twentieth of its length tolerance (``RESOLUTION``):
-about 2.2e7 times its size from the origin (a part 44 across may sit at 9e8).
-Geometry is computed relative to a point near the mechanism, so nothing else depends
-on where it is drawn. Measured (``tests/test_scale.py``, and 300 generated mechanisms
-moved up to twice that far and scaled from 1e-12 to 1e3): paths agree with the
-unmoved ones within the arc tolerance and replay clean; the ramp-release fixture, whose
-block slides under a corner with zero clearance along a slope given by 12-decimal
-irrational numbers, holds to 2.5e7 sizes and jams at 3.6e7, hence the margin.
+numbers resolve positions to a hundredth of the exact grid's step ``quantum``
+(``RESOLUTION``): about 10^3 times its size from the origin (450 to 4500, as the
+quantum is a power of ten). Geometry is computed relative to a point near the
+mechanism, so nothing else depends on where it is drawn. The limit is where the
+rounding of the input numbers stays far below the grid: there a contact drawn exact
+(a block flush on a slope, sliding with zero clearance under a corner) rounds onto
+the grid exactly, as it does at the origin. Measured: at 1e5 sizes the rounding is a
+sixth of a grid step and such a block, moved there, jammed or was left held by
+nothing; to the limit, 200 generated mechanisms of every family (releases on slopes
+included), scaled from 1e-13 to 1e3, trace as at the origin (``tests/test_scale.py``).
 
 ``NOISE`` (1e-9, relative) is not a tolerance of the mechanism but of arithmetic: two
 computed times or angles that differ by less than this fraction are the same value
@@ -52,7 +54,7 @@ DEFAULT_LP = 1e-10
 DEFAULT_VELOCITY = 1e-8
 NOISE = 1e-9
 MIN_SIZE = 1e-12  # smallest mechanism (the diagonal of its parts), in any unit: tested down to here
-RESOLUTION = 0.05  # input numbers must resolve positions to this fraction of the length tolerance
+RESOLUTION = 0.01  # input numbers must resolve positions to this fraction of the exact grid's step (quantum)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import shapely
@@ -210,3 +212,31 @@ def assert_faces_meet(m, part: str, names: list[str]) -> None:
                 reached.add(other)
                 frontier.append(other)
     assert reached == set(names), f"{part}: faces {names} do not meet"
+
+
+def test_sums_of_nearly_parallel_pieces_are_convex():
+    """Two squares drawn at 30 degrees, rounded to the grid, have edges parallel only to a step;
+    pyclipper's sum of such pieces once came back with a zero-area spike folded onto it (a
+    repeated vertex, the decomposition then took blocked space for free). Every sum must be a
+    simple convex polygon within two grid steps of the exact sum (the hull of every difference
+    of the pieces' vertices; pyclipper drops a vertex convex by less than a step)."""
+    from cspace.minkowski import ConvexPiece, minkowski_difference
+
+    c, s = math.cos(math.pi / 6), 0.5
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        offset = rng.uniform(-1e7, 1e7, 2)
+        def square(size, at):
+            corners = [(0, 0), (size, 0), (size, size), (0, size)]
+            return tuple((int(round((at[0] + x * c - y * s) * 1e3)), int(round((at[1] + x * s + y * c) * 1e3)))
+                         for x, y in corners)
+        a = square(rng.uniform(0.5, 3), offset)
+        b = square(rng.uniform(0.5, 3), offset + rng.uniform(-3, 3, 2))
+        faces = (("f",),) * 4
+        polygon = minkowski_difference(ConvexPiece(a, ("v",) * 4, faces), ConvexPiece(b, ("v",) * 4, faces), 2.0)
+        ring = [(float(x), float(y)) for x, y in polygon.vertices]
+        assert len(set(ring)) == len(ring), "a repeated vertex"
+        sum_polygon = shapely.Polygon(ring)
+        assert sum_polygon.is_valid and sum_polygon.convex_hull.area - sum_polygon.area <= 1e-9 * sum_polygon.area
+        hull = shapely.MultiPoint([(ax - bx, ay - by) for ax, ay in a for bx, by in b]).convex_hull
+        assert sum_polygon.hausdorff_distance(hull) <= 2.0

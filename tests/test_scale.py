@@ -1,7 +1,7 @@
 """Where a mechanism is drawn and how large must not change what it does.
 
 The stated limits (cspace/tolerance.py): any size from 1e-12 up, drawn where its numbers
-resolve positions to a twentieth of its length tolerance (about 2.2e7 sizes from the
+resolve positions to a hundredth of its exact grid's step (about 10^3 sizes from the
 origin). Inside them a mechanism moved and scaled behaves as the original; outside them
 it is refused with one line that says why.
 """
@@ -60,24 +60,36 @@ def pusher_and_block(x0: float, y0: float, unit: float) -> str:
 ATTACK = (870265100, 896928340)  # where the reliability attack drew them
 
 
-@pytest.mark.parametrize("scale", [1.0, 1e-8, 1e-9])
-def test_the_far_pusher_stops_at_the_block_and_pushes_it(scale):
-    """At 9e8 (and with every number scaled down by 1e-8 and 1e-9) the pusher meets the block
-    after 37 of its units and pushes it the remaining 13; it used to pass through it."""
-    result = trace(analyze(loads(pusher_and_block(ATTACK[0] * scale, ATTACK[1] * scale, scale))))
+@pytest.mark.parametrize("where", [(0, 0, 1.0), (0, 0, 1e-8), (0, 0, 1e-9), (2e4, -3e4, 1.0), (2e-5, -1e-5, 1e-9)])
+def test_the_pusher_stops_at_the_block_and_pushes_it(where):
+    """The reliability attack's pusher and block, at the origin, tiny (1e-8, 1e-9) and drawn away
+    from it within the limit: the pusher meets the block after 37 of its units and pushes it the
+    remaining 13 (far out and tiny, it used to pass through it)."""
+    x0, y0, unit = where
+    result = trace(analyze(loads(pusher_and_block(x0, y0, unit))))
     assert [s.start_time for s in result.segments] == pytest.approx([0, 37], abs=1e-6)
-    assert result.segments[-1].finish == pytest.approx([50 * scale, 13 * scale], abs=1e-6 * scale)
+    assert result.segments[-1].finish == pytest.approx([50 * unit, 13 * unit], abs=1e-6 * unit)
     assert [sorted(map(str, s.first.contacts)) for s in result.segments] == [[], ["pusher.right/block.left"]]
     assert replay(result) == []
 
 
-def test_a_mechanism_its_numbers_cannot_resolve_is_refused():
-    """The same pair a thousand times smaller at 9e8: its numbers resolve 1.2e-7, it is 0.044 across."""
-    with pytest.raises(ModelError, match=r"parts: it is drawn 8.97e\+08 from the origin but is only 0.0441 across: "
-                                         r"numbers that large resolve positions only to 1.19e-07, coarser than "
-                                         r"0.05 of its length tolerance 4.41e-09; draw it nearer the origin "
-                                         r"\(within 5.24e\+05\)"):
-        loads(pusher_and_block(*ATTACK, 1e-3))
+@pytest.mark.parametrize("unit", [1.0, 1e-8, 1e-9])
+def test_a_mechanism_its_numbers_cannot_resolve_is_refused(unit):
+    """The attack as drawn, at 9e8 (2e7 times its size; scaled, at 9 and at 0.9): its numbers
+    resolve positions only to 1.2e-7 (times the scale), coarser than a hundredth of its grid."""
+    with pytest.raises(ModelError, match=r"parts: it is drawn \S+ from the origin but is only \S+ across: numbers "
+                                         r"that large resolve positions only to \S+, coarser than 0.01 of its "
+                                         r"exact grid's step \S+; draw it nearer the origin \(within \S+\)$"):
+        loads(pusher_and_block(ATTACK[0] * unit, ATTACK[1] * unit, unit))
+
+
+def test_the_refusal_says_where_the_limit_is():
+    with pytest.raises(ModelError) as caught:
+        loads(pusher_and_block(*ATTACK, 1.0), source="far.toml")
+    assert str(caught.value) == (
+        "far.toml: parts: it is drawn 8.97e+08 from the origin but is only 44.1 across: numbers that large resolve "
+        "positions only to 1.19e-07, coarser than 0.01 of its exact grid's step 1e-09; draw it nearer the origin "
+        "(within 3.28e+04)")
 
 
 def test_a_mechanism_below_the_floor_is_refused():
@@ -111,16 +123,23 @@ def behaviour(result) -> list[tuple]:
             for s in result.segments]
 
 
-TRANSFORMS = {"1e7 sizes out": (1e7, 1.0), "scaled 1e-12": (0.0, 1e-12), "scaled 1e3, 1e6 sizes out": (1e6, 1e3)}
+TRANSFORMS = {"to the limit": (0.95, 1.0), "scaled 1e-12": (0.0, 1e-12), "scaled 1e3, half the limit": (0.5, 1e3),
+              "scaled 1e-9, to the limit": (0.95, 1e-9)}
+
+
+def limit(mechanism, scale: float) -> float:
+    """How far from the origin the mechanism scaled by ``scale`` may be drawn: where the numbers'
+    rounding reaches a hundredth of its grid step."""
+    return 2.0 ** (math.floor(math.log2(RESOLUTION * mechanism.tolerance.quantum * scale)) + 52)
 
 
 @pytest.mark.parametrize("transform", sorted(TRANSFORMS))
 @pytest.mark.parametrize("name", FIXTURES)
 def test_every_fixture_moved_and_scaled_behaves_the_same(name, transform):
     """Same segments, contacts, driving relations and ends; the same times; lengths scaled."""
-    sizes, scale = TRANSFORMS[transform]
+    reach, scale = TRANSFORMS[transform]
     original = load(fixture_path(name))
-    far = sizes * original.size * scale
+    far = reach * limit(original, scale) - 2 * original.size * scale
     result = trace(analyze(original))
     other = trace(analyze(moved(original, (far * 0.6, -far * 0.8), scale)))
     assert behaviour(other) == behaviour(result)
@@ -136,7 +155,7 @@ def test_every_fixture_moved_and_scaled_behaves_the_same(name, transform):
 @pytest.mark.parametrize("name", ["pusher", "spring-gate", "ramp-release", "cam"])
 def test_fixtures_far_out_and_tiny_replay_clean(name):
     original = load(fixture_path(name))
-    far = 1e7 * original.size * 1e-9
+    far = 0.6 * limit(original, 1e-9)
     assert replay(trace(analyze(moved(original, (-far, far), 1e-9)))) == []
 
 
@@ -167,17 +186,28 @@ def deviation(original, other, scale: float) -> float:
 
 @settings(max_examples=8, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(st.data(), st.sampled_from([-12, -9, -6, -3, 0, 3]), st.floats(0.0, 1.0), st.floats(0.0, 2 * math.pi))
+@given(st.data(), st.sampled_from([-13, -12, -9, -6, -3, 0, 3]), st.floats(0.0, 1.0), st.floats(0.0, 2 * math.pi))
 def test_generated_mechanisms_moved_to_the_limit_and_scaled_to_the_floor(data, exponent, reach, direction):
-    """A generated mechanism anywhere within the limit, at any scale down to the floor: the
+    """A generated mechanism of any family anywhere within the limit, at any scale down to the
+    floor (scale 1e-13 makes them about 1e-11 across): the
     replay is clean and every sampled state is the original's, scaled, within the arc
     tolerance (events the original has at one instant may come a rounding apart)."""
     original = loads(mechanism(HypothesisDraw(data)))
     scale = 10.0 ** exponent
-    length = original.tolerance.length * scale
-    limit = 2.0 ** (math.floor(math.log2(RESOLUTION * length)) + 52)  # where ulp reaches the resolution
-    distance = reach * (limit - 2 * original.size * scale)
+    distance = reach * (limit(original, scale) - 2 * original.size * scale)
     other_mechanism = moved(original, (distance * math.cos(direction), distance * math.sin(direction)), scale)
     other = trace(analyze(other_mechanism))
     assert replay(other) == []
     assert deviation(trace(analyze(original)), other, scale) <= original.tolerance.arc / original.size
+
+
+@pytest.mark.parametrize("direction", [0.3, 2.2, 4.1])
+def test_the_ramp_block_stops_at_the_lip_wherever_it_is_drawn(direction):
+    """The ramp fixture's block and lip are drawn at 30 degrees; moved a third of the way to the
+    limit, the block once slid through the lip (the sum of two nearly parallel pieces had a
+    spike): it must stop at the lip, 6 down the ramp, as at the origin."""
+    original = load(fixture_path("ramp-release"))
+    far = 0.3 * limit(original, 1.0) - 2 * original.size
+    result = trace(analyze(moved(original, (far * math.cos(direction), far * math.sin(direction)))))
+    assert result.segments[-1].finish[:2] == pytest.approx([-3 * math.sqrt(3), -3], abs=1e-6)
+    assert replay(result) == []
