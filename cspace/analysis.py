@@ -20,9 +20,11 @@ from .errors import ModelError, UnsupportedPairError
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
 from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, snapped
-from .model import Mechanism, Part
+from .model import Mechanism, Part, Slice
 from .pairs import interacting_pairs
+from .contact_curves import Piece
 from .pairspace import PairSpace, translation_pair_space
+from .rotation import RotationBuilder
 
 
 @dataclass
@@ -128,17 +130,59 @@ class _PairBuilder:
 
     def build(self, a: Part, b: Part) -> PairSpace:
         """The pair space of ``a`` and ``b``: shared with same-shaped pairs, from the disk cache when there."""
-        self._check_translating(a, b)
         coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
-        digest = cache.key(a.slices, b.slices, self._columns(a, coordinates), self.tolerance, self.mechanism.origin)
+        rotating = any(self.mechanism.coordinate(c).is_angle for c in coordinates)
+        if rotating:
+            self._check_dimension(a, b, coordinates)
+            motion = self._motion(a, coordinates)
+        else:
+            motion = self._columns(a, coordinates)
+        digest = cache.key(a.slices, b.slices, motion, self.tolerance, self.mechanism.origin)
         space = self._spaces.get(digest)
         if space is None:
             space = cache.load(digest)
             if space is None:
-                space = self.compute(a, b)
+                space = self.rotating(a, b, coordinates) if rotating else self.compute(a, b)
                 cache.store(digest, space)
             self._spaces[digest] = space
         return space.relabeled(a.name, b.name, coordinates)
+
+    def rotating(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> PairSpace:
+        """The pair space of a pair in which a part turns (:mod:`cspace.rotation`)."""
+        arc = self.tolerance.rotation_arc
+        pieces = {part.name: [_piece(p, s.z, self.tolerance.quantum) for i, s in enumerate(part.slices)
+                              for p in self.pieces(part, i, arc) if _layers_meet(s, a if part is b else b)]
+                  for part in (a, b)}
+        reach = {part.name: self._reach(part, pieces[part.name]) for part in (a, b)}
+        builder = RotationBuilder(self.mechanism, a, b, coordinates, pieces[a.name], pieces[b.name], reach)
+        return builder.build()
+
+    def _reach(self, part: Part, pieces: list[ConvexPiece]) -> float:
+        """How far the part's material reaches from its pivot (its size when it does not turn)."""
+        pivot = next((self.mechanism.coordinate(c).pivot for c in part.coordinates
+                      if self.mechanism.coordinate(c).is_angle), None)
+        if pivot is None or not pieces:
+            return self.tolerance.size
+        ox, oy = self.mechanism.origin
+        centre = np.array([pivot[0] - ox, pivot[1] - oy])
+        return max(float(np.max(np.hypot(*(p.vertices - centre).T))) for p in pieces)
+
+    def _motion(self, a: Part, coordinates: tuple[str, ...]) -> list[tuple]:
+        """How each coordinate moves its part, for the cache key of a rotating pair."""
+        motion = []
+        for name in coordinates:
+            c = self.mechanism.coordinate(name)
+            owner = "a" if c.part == a.name else "b"
+            motion.append((owner, c.pivot, c.axis, c.limits if c.is_angle else None))
+        return motion
+
+    def _check_dimension(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> None:
+        if len(coordinates) > 2:
+            raise UnsupportedPairError(
+                f"their configuration space would have {len(coordinates)} dimensions "
+                f"({', '.join(coordinates)}); a pair with a turning part may have at most two (put the parts in "
+                "different z-layers if they never touch)", file=self.mechanism.source,
+                where=f"parts {a.name!r} and {b.name!r}", field="coordinates")
 
     def compute(self, a: Part, b: Part) -> PairSpace:
         """The pair space of two translating parts: open Minkowski sums of their pieces, cut."""
@@ -163,26 +207,28 @@ class _PairBuilder:
             columns.append((sign * Fraction(coordinate.axis[0]), sign * Fraction(coordinate.axis[1])))
         return columns
 
-    def _check_translating(self, a: Part, b: Part) -> None:
-        for part, other in ((a, b), (b, a)):
-            rotating = [c for c in part.coordinates if self.mechanism.coordinate(c).is_angle]
-            if rotating:
-                raise UnsupportedPairError(
-                    f"{part.name!r} rotates ({rotating[0]!r}) and can touch {other.name!r}; pairs with "
-                    "rotation are not supported yet (put the parts in different z-layers if they never "
-                    "touch)", file=self.mechanism.source, where=f"parts {a.name!r} and {b.name!r}",
-                    field="coordinates")
-
-    def pieces(self, part: Part, index: int) -> list[ConvexPiece]:
-        key = (part.name, index)
+    def pieces(self, part: Part, index: int, arc: float | None = None) -> list[ConvexPiece]:
+        """Convex pieces of a slice, its arcs flattened within ``arc`` (the arc tolerance by default)."""
+        arc = self.tolerance.arc if arc is None else arc
+        key = (part.name, index, arc)
         if key not in self._pieces:
             # Relative to the mechanism's origin: A - B is unchanged by a shift of both, and
             # parts drawn far out keep their precision on the grid (and its integer range).
             ox, oy = self.mechanism.origin
             polylines = [replace(polyline, vertices=tuple((x - ox, y - oy) for x, y in polyline.vertices))
-                         for polyline in (p.polyline(self.tolerance.arc) for p in part.slices[index].oriented)]
+                         for polyline in (p.polyline(arc) for p in part.slices[index].oriented)]
             self._pieces[key] = convex_pieces(polylines, self.tolerance.quantum, GRID_ROUNDING)
         return self._pieces[key]
+
+
+def _piece(piece: ConvexPiece, z: tuple[float, float], quantum: float) -> Piece:
+    """A convex piece of a slice at ``z``, off the grid, in lengths (relative to the mechanism's origin)."""
+    return Piece(np.array(piece.vertices, float) * quantum, piece.vertex_features, piece.edge_faces, z)
+
+
+def _layers_meet(slice_: Slice, other: Part) -> bool:
+    """Does the slice overlap one of the other part's slices in z?"""
+    return any(slice_.z[0] < s.z[1] and s.z[0] < slice_.z[1] for s in other.slices)
 
 
 def _check_initially_free(analysis: Analysis) -> None:
@@ -191,7 +237,7 @@ def _check_initially_free(analysis: Analysis) -> None:
     tolerance = mechanism.tolerance
     for pair in analysis.constraining_pairs:
         values = np.array([analysis.initial[mechanism.coordinate_index[c]] for c in pair.coordinates])
-        if not pair.regions_at(pair.point(values), tolerance.length):
+        if not pair.regions_at(pair.point(values, wrap=True), tolerance.length):
             raise ModelError(f"their linearized shapes overlap in the initial configuration although the "
                              f"real shapes do not: they touch along an arc, where linearization may add "
                              f"up to the arc tolerance {tolerance.arc:.3g}; move them that far apart or "

@@ -48,7 +48,7 @@ from .model import Slice
 from .pairspace import Contact, PairSpace, Region, RegionEdge
 from .tolerance import Tolerance
 
-FORMAT = 3
+FORMAT = 4
 MAX_BYTES = 256 * 1024 * 1024  # no pair space of a valid mechanism comes near this
 STALE_SECONDS = 60.0  # a temporary file this old belongs to a run that was killed
 _PACKAGE = Path(__file__).resolve().parent
@@ -196,6 +196,7 @@ def _encode(space: PairSpace) -> dict:
     return {
         "part_a": space.part_a, "part_b": space.part_b, "coordinates": list(space.coordinates),
         "matrix": space.matrix.tolist(), "blocked": [p.tolist() for p in space.blocked],
+        "periods": list(space.periods),
         "regions": [{
             "name": r.name, "rows": r.rows.tolist(), "bounds": r.bounds.tolist(), "vertices": r.vertices.tolist(),
             "dimension": r.dimension, "bbox": list(r.bbox),
@@ -209,7 +210,7 @@ def _encode(space: PairSpace) -> dict:
 def _decode(data: dict) -> PairSpace:
     """A pair space from validated content; raises Damaged at the first thing out of shape."""
     _fields(data, "space", {"part_a": str, "part_b": str, "coordinates": list, "matrix": list, "blocked": list,
-                            "regions": list})
+                            "periods": list, "regions": list})
     parts = (data["part_a"], data["part_b"])
     if not all(isinstance(c, str) for c in data["coordinates"]):
         raise Damaged("coordinates are not names")
@@ -218,10 +219,14 @@ def _decode(data: dict) -> PairSpace:
     if k not in (1, 2):
         raise Damaged(f"a pair space of dimension {k}")
     blocked = tuple(_matrix(p, "blocked", 2) for p in data["blocked"])
+    periods = _vector(data["periods"], "periods")
+    if len(periods) not in (0, k) or any(p < 0 for p in periods):
+        raise Damaged(f"periods {periods!r} for a space of dimension {k}")
     regions = tuple(_region(r, k, parts) for r in data["regions"])
     if not regions:
         raise Damaged("no regions")
-    return PairSpace(parts[0], parts[1], tuple(data["coordinates"]), matrix, regions, blocked)
+    return PairSpace(parts[0], parts[1], tuple(data["coordinates"]), matrix, regions, blocked,
+                     tuple(float(p) for p in periods))
 
 
 def _region(data, k: int, parts: tuple[str, str]) -> Region:

@@ -8,6 +8,7 @@ builds it on first use, so every trace (and every description) of an analysis sh
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +18,7 @@ from .model import Mechanism
 from .pairspace import PairSpace
 
 DENSE_LIMIT = 20000  # a matrix (a region's rows, every pair's point) of at most this many entries is dense
+TURN = 2 * math.pi
 
 
 @dataclass(frozen=True)
@@ -64,13 +66,44 @@ class RegionLayout:
         self.points = points if points.size <= DENSE_LIMIT else sparse.csr_array(points)
         self.slices = np.cumsum([0] + [pair.dimension for pair in pairs])
         self.point_owner = np.repeat(np.arange(len(pairs)), [pair.dimension for pair in pairs])
-        self.table = RowTable(pairs, self.columns, n)
+        # Freely turning coordinates a pair wraps: each pair's regions cover one turn of them.
+        wraps = np.zeros(n, bool)
+        for pair, columns in zip(pairs, self.columns):
+            for k, period in enumerate(pair.periods):
+                if period:
+                    wraps[columns[np.flatnonzero(pair.matrix[k])[0]]] = True
+        self.wraps = np.flatnonzero(wraps)
+        self.table = RowTable(pairs, self.columns, n, self.wraps)
         self.limit_rows, self.limit_h, self.limit_stops = _limits(mechanism)
         self.limit_tol = np.array([self.tolerance(int(np.argmax(np.abs(r)))) for r in self.limit_rows])
 
     def tolerance(self, j: int) -> float:
         """The tolerance of a row on coordinate j: angle or length."""
         return self.angle_tol if self.angle[j] else self.length_tol
+
+    def wrapped(self, q: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
+        """``q`` with every wrapping coordinate taken into its turn [-pi, pi), and the turns
+        taken off (one whole number per wrapping coordinate, in order).
+
+        >>> from cspace import analyze, load
+        >>> analyze(load("fixtures/feeder.toml")).layout.wrapped(np.zeros(8))[1]
+        ()
+        """
+        if not len(self.wraps):
+            return q, ()
+        angles = q[self.wraps]
+        turns = np.floor((angles + math.pi) / TURN)
+        local = q.copy()
+        local[self.wraps] = angles - turns * TURN
+        return local, tuple(int(t) for t in turns)
+
+    def local(self, q: np.ndarray, turns: tuple[int, ...]) -> np.ndarray:
+        """``q`` less the given turns of the wrapping coordinates (the frame of a region of those turns)."""
+        if not len(self.wraps):
+            return q
+        local = q.copy()
+        local[self.wraps] = q[self.wraps] - np.array(turns, float) * TURN
+        return local
 
     def __repr__(self) -> str:
         return f"RegionLayout(pairs={len(self.pairs)}, rows={len(self.table.bound)}, limits={len(self.limit_h)})"
@@ -101,7 +134,7 @@ class RowTable:
     product gives every row's slack at a configuration, however large the mechanism.
     """
 
-    def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int) -> None:
+    def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int, wraps: np.ndarray | None = None) -> None:
         blocks, bound, counts = [], [], []
         for pair, where in zip(pairs, columns):
             local = np.vstack([region.rows for region in pair.regions]) @ pair.matrix
@@ -113,6 +146,8 @@ class RowTable:
         A = np.vstack(blocks) if blocks else np.zeros((0, n))
         self.n = n
         self.A = A if A.size <= DENSE_LIMIT else sparse.csr_array(A)
+        # A region's bound moves by a turn's worth of each wrapping coordinate per turn.
+        self.per_turn = TURN * A[:, wraps] if wraps is not None and len(wraps) else np.zeros((len(A), 0))
         self.bound = np.concatenate(bound) if bound else np.zeros(0)
         self.count = np.array(counts, int)
         self.start = np.cumsum(self.count) - self.count
@@ -129,6 +164,12 @@ class RowTable:
         total = int(counts.sum())
         offsets = np.repeat(self.start[flat] - np.cumsum(counts) + counts, counts)
         return offsets + np.arange(total)
+
+    def bounds(self, rows: np.ndarray, turns: tuple[int, ...]) -> np.ndarray:
+        """Bounds of ``rows`` for regions ``turns`` turns along the wrapping coordinates."""
+        if not turns:
+            return self.bound[rows]
+        return self.bound[rows] + self.per_turn[rows] @ np.array(turns, float)
 
     def slack(self, q: np.ndarray) -> np.ndarray:
         """Every row's slack at ``q``: negative where it is violated."""

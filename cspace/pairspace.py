@@ -106,6 +106,9 @@ class PairSpace:
 
     ``matrix`` maps the pair's coordinates (``coordinates``, in mechanism order) to
     ``s``. ``blocked`` holds the blocked polygons (pair-space vertices) for drawing.
+    ``periods`` gives, per axis of ``s``, how far a turn moves along it (0 where the
+    axis does not wrap): the regions cover one turn, ``[-period / 2, period / 2]``,
+    and the space repeats beyond (see :mod:`cspace.rotation`).
     """
 
     part_a: str
@@ -114,6 +117,7 @@ class PairSpace:
     matrix: np.ndarray
     regions: tuple[Region, ...]
     blocked: tuple[np.ndarray, ...]
+    periods: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         properties = rtree_index.Property()
@@ -137,9 +141,15 @@ class PairSpace:
         """True when the parts can never overlap: one region, no constraints."""
         return len(self.regions) == 1 and len(self.regions[0].bounds) == 0
 
-    def point(self, values: np.ndarray) -> np.ndarray:
-        """Pair-space point of the pair's coordinate values."""
-        return self.matrix @ values
+    def point(self, values: np.ndarray, wrap: bool = False) -> np.ndarray:
+        """Pair-space point of the pair's coordinate values; with ``wrap``, each axis that
+        wraps taken into its one turn ``[-period / 2, period / 2)``."""
+        point = self.matrix @ values
+        if wrap:
+            for k, period in enumerate(self.periods):
+                if period:
+                    point[k] = (point[k] + period / 2) % period - period / 2
+        return point
 
     def regions_at(self, point: np.ndarray, tolerance: float) -> list[int]:
         """Indices of every region whose closure holds ``point`` (within ``tolerance``)."""

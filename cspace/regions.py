@@ -35,7 +35,8 @@ CONTACT_MEMO = 4096  # pairs' contacts kept by (pair, region, point)
 class MechanismRegion:
     """Linear constraints ``G @ q <= h`` of one potential region of the whole mechanism.
 
-    ``key[i]`` is the region chosen in constraining pair i. ``kinds[r]`` says where
+    ``key[i]`` is the region chosen in constraining pair i; the key ends with the turns
+    of the wrapping coordinates (the region lies that many turns on). ``kinds[r]`` says where
     row r comes from: ``"pair"``, ``"limit"`` or ``"linkage"``; ``tolerances[r]`` is
     the slack below which row r counts as tight (length or angle tolerance).
 
@@ -131,7 +132,8 @@ class Choices:
     ``several`` flags the pairs with more than one candidate region, ``first`` is each
     pair's first candidate, ``points`` holds every pair's point, pair p's at
     ``points[slices[p]:slices[p + 1]]``, and ``tight`` the rows tight there (of the
-    pairs touching before :meth:`among`).
+    pairs touching before :meth:`among`). ``turns`` are the whole turns taken off the
+    wrapping coordinates to find the points; every key ends with them.
     """
 
     regions: tuple[tuple[int, ...], ...]
@@ -141,6 +143,7 @@ class Choices:
     points: np.ndarray
     slices: np.ndarray
     tight: TightRows
+    turns: tuple[int, ...] = ()
 
     @cached_property
     def loose(self) -> np.ndarray:
@@ -163,13 +166,13 @@ class Choices:
         for combination in itertools.product(*(self.regions[p] for p in varying)):
             for p, i in zip(varying, combination):
                 base[p] = i
-            keys.append(tuple(base))
+            keys.append(tuple(base) + self.turns)
         return keys
 
     def among(self, active: np.ndarray) -> Choices:
         """The same choices with every pair outside ``active`` (a mask) counted as touching nothing."""
         return Choices(self.regions, self.touching & active, self.several, self.first, self.points, self.slices,
-                       self.tight)
+                       self.tight, self.turns)
 
     def touching_rows(self) -> np.ndarray:
         """Tight rows (over all coordinates) of every candidate region of every touching pair."""
@@ -257,12 +260,13 @@ class RegionDiagram:
         if self._last_choices is not None and np.array_equal(self._last_choices[0], q):
             return self._last_choices[1]
         table = self.layout.table
-        everything = self.layout.points @ q
+        local, turns = self.layout.wrapped(q)
+        everything = self.layout.points @ local
         changed = np.ones(len(self.pairs), bool)
         if self._last_points is not None:
             changed[:] = False
             changed[self.layout.point_owner[everything != self._last_points]] = True
-        slack = table.slack(q)
+        slack = table.slack(local)
         least = table.least(slack)
         self._look_few(np.flatnonzero(changed & (table.regions <= FEW_REGIONS)), everything, least)
         self._look_many(np.flatnonzero(changed & (table.regions > FEW_REGIONS)), everything, least)
@@ -274,7 +278,7 @@ class RegionDiagram:
         rows = rows[slack[rows] <= self._length_tol]
         G, owners, sources = table.rows(rows, dense=True), table.owner[rows], table.region[rows]
         choices = Choices(tuple(self._found), self._touch.copy(), self._several.copy(), self._first.copy(),
-                          everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)))
+                          everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)), turns)
         self._last_choices = (q.copy(), choices)
         return choices
 
@@ -355,20 +359,22 @@ class RegionDiagram:
         linkages themselves, so they never mark an exit the tracer would not find on
         these rows anyway; :meth:`reported` adds them for the region's description.
         """
-        self.stats.explored.add(key)
+        count = len(self.pairs)
+        self.stats.explored.add(key[:count])
         exact = (key, None if active is None else active.tobytes())
         if exact in self._recent:
             return self._recent[exact]
-        pairs = np.arange(len(key)) if active is None else np.flatnonzero(active)
-        regions = np.asarray(key, int)[pairs]
-        chosen = pairs.tobytes() + regions.tobytes()
+        pairs = np.arange(count) if active is None else np.flatnonzero(active)
+        regions = np.asarray(key[:count], int)[pairs]
+        turns = key[count:]
+        chosen = pairs.tobytes() + regions.tobytes() + np.asarray(turns, int).tobytes()
         cached = self._regions.pop(chosen, None)
         if cached is not None and cached.key != key:
             cached = replace(cached, key=key)  # same rows: only inactive pairs' regions differ
         if cached is None:
             table = self.layout.table
             rows = table.indices(pairs, regions)
-            G, h, owners = table.rows(rows), table.bound[rows], table.owner[rows]
+            G, h, owners = table.rows(rows), table.bounds(rows, turns), table.owner[rows]
             pair_rows = len(h)
             G = np.vstack([G, self.layout.limit_rows]) if isinstance(G, np.ndarray) else \
                 sparse.vstack([G, sparse.csr_array(self.layout.limit_rows)], format="csr")
@@ -425,11 +431,12 @@ class RegionDiagram:
         """
         key = region.key
         tight = region.tight(q)
+        local = self.layout.local(q, key[len(self.pairs):])
         found: set = set()
         present = np.zeros(len(self.pairs), bool)
         present[region.owners[region.owners >= 0]] = True
         for p in sorted(set(region.owners[tight].tolist()) - {-1}):
-            found.update(self._pair_contacts(p, key[p], self.pairs[p].point(q[self.layout.columns[p]])))
+            found.update(self._pair_contacts(p, key[p], self.pairs[p].point(local[self.layout.columns[p]])))
         for p in np.flatnonzero(still.touching & ~present).tolist():
             found.update(self._pair_contacts(p, key[p], still.point(p)))
         found.update(stop for stop, hit in zip(region.stops, tight) if stop is not None and hit)

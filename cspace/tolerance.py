@@ -17,6 +17,11 @@ name               default                meaning
                                           far short of touching
 ``quantum``        power of ten <=        grid of the exact integer geometry (pyclipper
                    length / 1000          Minkowski sums, exact region arithmetic)
+``curve``          arc / 4                how far the flattened contact curves of a rotating
+                                          pair may stray from the exact ones (those of the
+                                          flattened profiles), in the pair's space (angles
+                                          scaled by ``angle_scale``: lengths); its blocked
+                                          space is grown by this
 ``lp``             1e-10                  HiGHS primal/dual feasibility tolerance, on
                                           velocity programs in units of the speed
 ``velocity``       1e-8 x speed           a translation slower than this stands still; speed
@@ -36,6 +41,13 @@ the grid exactly, as it does at the origin. Measured: at 1e5 sizes the rounding 
 sixth of a grid step and such a block, moved there, jammed or was left held by
 nothing; to the limit, 200 generated mechanisms of every family (releases on slopes
 included), scaled from 1e-13 to 1e3, trace as at the origin (``tests/test_scale.py``).
+
+Rotating pairs share the ``arc`` budget: their profiles' arcs are flattened outward
+within ``arc / 10`` (``rotation_arc``), and their contact curves within ``curve`` on either
+side, then the blocked space is grown by ``curve``. A pair-space angle is scaled by its
+part's radius (``angle_scale``), so a step of ``d`` in the pair space moves no point of
+either part more than ``sqrt(2) d``: real parts never overlap, and stop at most
+``arc / 10 + 2 sqrt(2) curve`` (0.81 ``arc``) short of touching.
 
 ``NOISE`` (1e-9, relative) is not a tolerance of the mechanism but of arithmetic: two
 computed times or angles that differ by less than this fraction are the same value
@@ -102,6 +114,29 @@ class Tolerance:
     def assembly(self) -> float:
         """How far a hand-entered linkage output (a branch hint) may be from the solved value."""
         return 100.0 * self.length
+
+    @property
+    def rotation_arc(self) -> float:
+        """Largest deviation of a flattened arc of a part in a rotating pair (a tenth of the budget)."""
+        return self.arc / 10
+
+    @property
+    def curve(self) -> float:
+        """How far a rotating pair's flattened contact curves may stray from the exact ones, in pair space."""
+        return self.arc / 4
+
+    def angle_scale(self, radius: float) -> float:
+        """Length per radian of a rotation's pair-space axis: about ``radius`` (the part's
+        reach from its pivot), so pair-space distances are distances the parts move; a turn
+        is an even whole number of grid steps, so the axis wraps exactly on the grid.
+
+        >>> tol = Tolerance.for_size(100.0)
+        >>> steps = 2 * math.pi * tol.angle_scale(10.0) / tol.quantum
+        >>> round(steps) % 2, abs(steps - round(steps)) < 1e-6
+        (0, True)
+        """
+        steps = 2 * max(1, round(math.pi * radius / self.quantum))
+        return steps * self.quantum / (2 * math.pi)
 
     @property
     def support_probe(self) -> float:

@@ -127,7 +127,7 @@ class Tracer:
             potential_regions=self.diagram.potential,
             explored_regions=len(self.diagram.stats.explored),
             nonempty_regions=len(self.diagram.stats.explored),  # see RegionStats
-            traversed_regions=len({p.key for p in pieces}),
+            traversed_regions=len({p.key[:len(self.diagram.pairs)] for p in pieces}),
             lp_solves=self.manager.solves, pieces=len(pieces), seconds=time.perf_counter() - start)
         return Trace(self.analysis, pieces, end, stats)
 

@@ -196,12 +196,13 @@ def test_the_installed_command_prints_no_traceback(tmp_path):
     assert done.stderr.count("\n") == 1
 
 
-def test_a_rotating_part_that_can_touch_another_is_refused_naming_the_pair():
-    """Pairs with rotation are not computed yet: refused with both parts named, not traced wrongly."""
+def test_a_pair_of_three_dimensions_with_a_turning_part_is_refused_naming_the_pair():
+    """A lever turning against a block free in x and y would need a 3-D space: refused, both parts named."""
     text = """
 [[parts]]
-name = "frame"
-motion = "fixed"
+name = "block"
+motion = "fixed-axes"
+coordinates = [{ name = "x", axis = [1, 0] }, { name = "y", axis = [0, 1] }]
 [[parts.slices]]
 z = [0, 1]
 profiles = [{ rect = [-5, -3, 5, -2] }]
@@ -215,4 +216,5 @@ profiles = [{ rect = [-4, -0.5, 4, 0.5] }]
 """
     with pytest.raises(UnsupportedPairError) as caught:
         analyze(loads(text, source="lever.toml"))
-    assert str(caught.value).startswith("lever.toml: parts 'frame' and 'lever': coordinates: 'lever' rotates ('a')")
+    assert str(caught.value).startswith("lever.toml: parts 'block' and 'lever': coordinates: their configuration "
+                                        "space would have 3 dimensions (x, y, a)")

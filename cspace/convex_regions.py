@@ -1,0 +1,361 @@
+"""Free space of a pair cut into closed convex regions, each side one contact or free.
+
+Free space is the pair space's box less the (grown) blocked polygons, on the integer
+grid. It is triangulated by GEOS's constrained Delaunay triangulation (no new
+vertices: every corner is a vertex of the free polygon, exact on the grid) and
+triangles are merged across shared sides while the union stays convex
+(Hertel-Mehlhorn, which leaves at most four times the fewest convex pieces). A merge
+never makes a straight angle between two sides of different labels, so every facet
+of a region is a contact (the faces of A and B touching along it) or free along its
+whole length, and the end of a contact is a region exit, as for translating pairs.
+
+Along an axis that wraps (a freely turning part) the box spans one turn; a region on
+a seam is also given shifted by a turn past it. Along a translation the box ends a
+margin past the blocked space and two free strips run on to infinity.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+import pyclipper
+import shapely
+from shapely.geometry import Polygon
+
+from .contact_curves import Label
+from .pairspace import FAR, Contact, Region, RegionEdge
+
+GridPoint = tuple[int, int]
+
+
+class LabelledEdges:
+    """Stretches of the ungrown blocked outlines with their contacts, to label the grown
+    outline's edges: each takes the label of the nearest labelled stretch."""
+
+    def __init__(self, stretches: list[tuple[np.ndarray, Label | None]]) -> None:
+        kept = [(line, label) for line, label in stretches if label is not None and len(line) > 1]
+        self.labels = [label for _, label in kept]
+        self.tree = shapely.STRtree([shapely.linestrings(line) for line, _ in kept]) if kept else None
+
+    def nearest(self, midpoints: np.ndarray) -> list[Label | None]:
+        if self.tree is None or not len(midpoints):
+            return [None] * len(midpoints)
+        found = self.tree.query_nearest(shapely.points(midpoints), all_matches=False)
+        labels: list[Label | None] = [None] * len(midpoints)
+        for k, i in zip(found[0].tolist(), found[1].tolist()):
+            labels[k] = self.labels[i]
+        return labels
+
+    def __repr__(self) -> str:
+        return f"LabelledEdges({len(self.labels)})"
+
+
+def free_regions(box: tuple[int, int, int, int], blocked: list[np.ndarray], edges: LabelledEdges, axes: tuple,
+                 quantum: float, part_a: str, part_b: str) -> list[Region]:
+    """Closed convex regions covering the box less the blocked polygons, named r1, r2, ...,
+    with the strips past the box along a translation and the copies across the seams."""
+    pieces, labels = [], {}
+    for polygon in _free_polygons(box, blocked):
+        labels.update(_boundary_labels(polygon, box, edges))
+        pieces.extend(_merge(_triangles(polygon), labels))
+
+    def label_of(p: GridPoint, q: GridPoint) -> Label | None:
+        return labels.get((p, q))
+
+    regions = [_region(piece, label_of, quantum, part_a, part_b) for piece in pieces]
+    regions += _strips(box, axes, quantum)
+    regions.sort(key=_order)
+    named = [_named(region, f"r{k + 1}") for k, region in enumerate(regions)]
+    return named + _seam_copies(named, box, axes, quantum)
+
+
+def convex_cover(box: tuple[int, int, int, int], blocked: list[np.ndarray]) -> list[np.ndarray]:
+    """The blocked polygons within the box as convex pieces (for drawing)."""
+    x0, y0, x1, y1 = box
+    clipper = pyclipper.Pyclipper()
+    clipper.AddPath([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], pyclipper.PT_CLIP, True)
+    clipper.AddPaths([p.tolist() for p in blocked], pyclipper.PT_SUBJECT, True)
+    tree = clipper.Execute2(pyclipper.CT_INTERSECTION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
+    pieces = []
+    for polygon in _polygons(tree):
+        pieces.extend(np.array(piece, float) for piece in _merge(_triangles(polygon), {}))
+    return pieces
+
+
+def interval_regions(spans: list[tuple[float, float, Label | None, Label | None]], axis, grow: float,
+                     quantum: float, part_a: str, part_b: str) -> list[Region]:
+    """Regions of a one-axis pair (a part turning against a fixed one): the free stretches
+    between blocked spans (angles, grown by ``grow``), with the contact at each end."""
+    scale = axis.scale / quantum
+    merged: list[list] = []
+    for lo, hi, label_lo, label_hi in sorted(spans, key=lambda s: s[:2]):
+        lo_g, hi_g = math.floor((lo - grow) * scale), math.ceil((hi + grow) * scale)
+        if merged and lo_g <= merged[-1][1]:
+            if hi_g >= merged[-1][1]:
+                merged[-1][1], merged[-1][3] = hi_g, label_hi
+            continue
+        merged.append([lo_g, hi_g, label_lo, label_hi])
+    if axis.period:
+        low, high = -axis.period // 2, axis.period // 2
+    else:
+        low, high = -math.inf, math.inf
+    free, start, start_label = [], low, None
+    for lo, hi, label_lo, label_hi in merged:
+        if lo > start:
+            free.append((start, min(lo, high), start_label, label_lo if lo < high else None))
+        if hi > start:
+            start, start_label = hi, label_hi
+    if start < high:
+        free.append((start, high, start_label, None))
+    free = [(lo, hi, a, b) for lo, hi, a, b in free if lo < high and hi > low]
+    regions = [_interval(max(lo, low), min(hi, high), a if lo > low else None, b if hi < high else None,
+                         quantum, part_a, part_b) for lo, hi, a, b in free]
+    regions.sort(key=_order)
+    named = [_named(region, f"r{k + 1}") for k, region in enumerate(regions)]
+    if axis.period:
+        named += [_shifted(r, (shift * axis.period,), quantum) for r in list(named)
+                  for shift, end in ((-1, high), (1, low)) if end in _ends(r, quantum)]
+    return named
+
+
+def _interval(lo, hi, label_lo, label_hi, quantum: float, part_a: str, part_b: str) -> Region:
+    rows, bounds, edges = [], [], []
+    for sign, end, label in ((-1.0, lo, label_lo), (1.0, hi, label_hi)):
+        if not math.isfinite(end):
+            continue
+        rows.append([sign])
+        bounds.append(sign * end * quantum)
+        value = (end * quantum,)
+        edges.append(RegionEdge(len(rows) - 1, value, value, _contacts(label, part_a, part_b)))
+    finite = [v * quantum for v in (lo, hi) if math.isfinite(v)]
+    lower = lo * quantum if math.isfinite(lo) else -FAR
+    upper = hi * quantum if math.isfinite(hi) else FAR
+    return Region("", np.array(rows, float).reshape(-1, 1), np.array(bounds, float),
+                  np.array(finite, float).reshape(-1, 1), tuple(edges), 0 if lo == hi else 1, (lower, upper))
+
+
+def _ends(region: Region, quantum: float) -> set[int]:
+    return {round(v / quantum) for v in region.vertices.ravel()}
+
+
+def _free_polygons(box: tuple[int, int, int, int], blocked: list[np.ndarray]) -> list[Polygon]:
+    x0, y0, x1, y1 = box
+    clipper = pyclipper.Pyclipper()
+    clipper.AddPath([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], pyclipper.PT_SUBJECT, True)
+    if blocked:
+        clipper.AddPaths([p.tolist() for p in blocked], pyclipper.PT_CLIP, True)
+    tree = clipper.Execute2(pyclipper.CT_DIFFERENCE, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
+    return _polygons(tree)
+
+
+def _polygons(tree) -> list[Polygon]:
+    """Polygons with holes from a pyclipper PolyTree (outlines and their holes, nested)."""
+    out = []
+    stack = list(tree.Childs)
+    while stack:
+        node = stack.pop()
+        holes = [child.Contour for child in node.Childs]
+        out.append(Polygon(node.Contour, holes))
+        for child in node.Childs:
+            stack.extend(child.Childs)
+    out.sort(key=lambda p: p.bounds)
+    return out
+
+
+def _boundary_labels(polygon: Polygon, box: tuple[int, int, int, int],
+                     edges: LabelledEdges) -> dict[tuple[GridPoint, GridPoint], Label | None]:
+    """Label of every side of the free polygon, both ways round: free on the box, else the
+    contact of the nearest blocked outline edge."""
+    x0, y0, x1, y1 = box
+    sides = []
+    for ring in (polygon.exterior, *polygon.interiors):
+        points = [(int(x), int(y)) for x, y in ring.coords[:-1]]
+        sides += [(p, points[(k + 1) % len(points)]) for k, p in enumerate(points)]
+    inner = [(p, q) for p, q in sides if not _on_box(p, q, x0, y0, x1, y1)]
+    middles = np.array([((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for p, q in inner]).reshape(-1, 2)
+    labels: dict[tuple[GridPoint, GridPoint], Label | None] = {}
+    for (p, q), label in zip(inner, edges.nearest(middles)):
+        labels[(p, q)] = labels[(q, p)] = label
+    return labels
+
+
+def _on_box(p: GridPoint, q: GridPoint, x0: int, y0: int, x1: int, y1: int) -> bool:
+    return (p[0] == q[0] and p[0] in (x0, x1)) or (p[1] == q[1] and p[1] in (y0, y1))
+
+
+def _triangles(polygon: Polygon) -> list[list[GridPoint]]:
+    """Counterclockwise triangles of the polygon, corners exactly its own vertices."""
+    outline = {(int(x), int(y)) for ring in (polygon.exterior, *polygon.interiors) for x, y in ring.coords}
+    found = []
+    for triangle in shapely.constrained_delaunay_triangles(polygon).geoms:
+        corners = [_vertex(outline, x, y) for x, y in triangle.exterior.coords[:-1]]
+        area = _cross(corners[0], corners[1], corners[2])
+        if area > 0:
+            found.append(corners)
+        elif area < 0:
+            found.append(corners[::-1])
+    return found
+
+
+def _vertex(outline: set[GridPoint], x: float, y: float) -> GridPoint:
+    point = (int(round(x)), int(round(y)))
+    if point in outline:
+        return point
+    return min(outline, key=lambda v: (v[0] - x) ** 2 + (v[1] - y) ** 2)
+
+
+def _cross(o: GridPoint, p: GridPoint, q: GridPoint) -> int:
+    return (p[0] - o[0]) * (q[1] - p[1]) - (p[1] - o[1]) * (q[0] - p[0])
+
+
+def _merge(triangles: list[list[GridPoint]], labels: dict) -> list[list[GridPoint]]:
+    """Hertel-Mehlhorn: remove shared sides while both ends stay convex; a straight angle is
+    allowed only between sides of one label (a side not in ``labels`` is free)."""
+    pieces: dict[int, list[GridPoint]] = dict(enumerate(triangles))
+    owner: dict[tuple[GridPoint, GridPoint], int] = {}
+    for k, piece in pieces.items():
+        for i, p in enumerate(piece):
+            owner[(p, piece[(i + 1) % len(piece)])] = k
+    diagonals = sorted((p, q) for (p, q) in owner if (q, p) in owner and p < q)
+    for p, q in diagonals:
+        first, second = owner.get((p, q)), owner.get((q, p))
+        if first is None or second is None or first == second:
+            continue
+        union = _join(pieces[first], pieces[second], p, q)
+        if not (_convex_at(union, p, labels) and _convex_at(union, q, labels)):
+            continue
+        del pieces[second]
+        pieces[first] = union
+        owner.pop((p, q), None)
+        owner.pop((q, p), None)
+        for i, a in enumerate(union):
+            owner[(a, union[(i + 1) % len(union)])] = first
+    return [pieces[k] for k in sorted(pieces)]
+
+
+def _join(first: list[GridPoint], second: list[GridPoint], p: GridPoint, q: GridPoint) -> list[GridPoint]:
+    """Union of counterclockwise polygons sharing side p->q (first) / q->p (second)."""
+    i = first.index(q)
+    walk_first = first[i:] + first[:i]  # q ... p
+    j = second.index(p)
+    walk_second = second[j:] + second[:j]  # p ... q
+    return walk_first[:-1] + walk_second[:-1]
+
+
+def _convex_at(ring: list[GridPoint], vertex: GridPoint, labels: dict) -> bool:
+    k = ring.index(vertex)
+    before, after = ring[k - 1], ring[(k + 1) % len(ring)]
+    turn = _cross(before, vertex, after)
+    if turn > 0:
+        return True
+    return turn == 0 and labels.get((before, vertex)) == labels.get((vertex, after))
+
+
+def _region(piece: list[GridPoint], label_of: Callable, quantum: float, part_a: str, part_b: str) -> Region:
+    """A convex piece as a region: one row per facet (collinear sides of one label)."""
+    n = len(piece)
+    starts = [k for k in range(n) if _cross(piece[k - 1], piece[k], piece[(k + 1) % n]) != 0
+              or label_of(piece[k - 1], piece[k]) != label_of(piece[k], piece[(k + 1) % n])]
+    rows, bounds, edges = [], [], []
+    for m, k in enumerate(starts):
+        end = starts[(m + 1) % len(starts)]
+        p, q = piece[k], piece[end]
+        a, b = q[1] - p[1], p[0] - q[0]
+        norm = math.hypot(a, b)
+        rows.append((a / norm, b / norm))
+        bounds.append((a * p[0] + b * p[1]) * quantum / norm)
+        label = label_of(p, piece[(k + 1) % n])
+        edges.append(RegionEdge(m, (p[0] * quantum, p[1] * quantum), (q[0] * quantum, q[1] * quantum),
+                                _contacts(label, part_a, part_b)))
+    vertices = np.array(piece, float) * quantum
+    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+    return Region("", np.array(rows, float), np.array(bounds, float), vertices, tuple(edges), 2,
+                  (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
+
+
+def _contacts(label: Label | None, part_a: str, part_b: str) -> tuple[Contact, ...]:
+    if label is None or not label[0] or not label[1]:
+        return ()
+    return (Contact(part_a, tuple(label[0]), part_b, tuple(label[1])),)
+
+
+def _strips(box: tuple[int, int, int, int], axes: tuple, quantum: float) -> list[Region]:
+    """The free strips past the box along a translation axis (unbounded on that side)."""
+    x0, y0, x1, y1 = box
+    out = []
+    for k, axis in enumerate(axes):
+        if axis.is_angle:
+            continue
+        (lo, hi), (other_lo, other_hi) = ((x0, x1), (y0, y1)) if k == 0 else ((y0, y1), (x0, x1))
+        for sign, end in ((-1.0, lo), (1.0, hi)):
+            normal = [0.0, 0.0]
+            normal[k] = -sign
+            rows = [normal]
+            bounds = [-sign * end * quantum]
+            edges = [RegionEdge(0, *_strip_side(k, end, other_lo, other_hi, quantum), ())]
+            for side_sign, other in ((-1.0, other_lo), (1.0, other_hi)):
+                side = [0.0, 0.0]
+                side[1 - k] = side_sign
+                rows.append(side)
+                bounds.append(side_sign * other * quantum)
+            far = end + sign * (hi - lo)
+            corners = [(end, other_lo), (far, other_lo), (far, other_hi), (end, other_hi)]
+            vertices = np.array([c if k == 0 else c[::-1] for c in corners], float) * quantum
+            bbox = [other_lo * quantum, other_hi * quantum]
+            near_far = sorted([end * quantum, sign * FAR])
+            box_k = (near_far[0], bbox[0], near_far[1], bbox[1]) if k == 0 else (bbox[0], near_far[0], bbox[1], near_far[1])
+            out.append(Region("", np.array(rows, float), np.array(bounds, float), vertices,
+                              tuple(edges), 2, box_k))
+    return out
+
+
+def _strip_side(k: int, end: int, lo: int, hi: int, quantum: float) -> tuple[tuple, tuple]:
+    if k == 0:
+        return (end * quantum, lo * quantum), (end * quantum, hi * quantum)
+    return (lo * quantum, end * quantum), (hi * quantum, end * quantum)
+
+
+def _seam_copies(regions: list[Region], box: tuple[int, int, int, int], axes: tuple, quantum: float) -> list[Region]:
+    """Each region on a seam of a wrapping axis, shifted a turn past it (both axes: corners too)."""
+    x0, y0, x1, y1 = box
+    lows, highs = (x0, y0), (x1, y1)
+    copies = []
+    for region in regions:
+        shifts = [[0], [0]]
+        for k, axis in enumerate(axes):
+            if not axis.period:
+                continue
+            along = np.round(region.vertices[:, k] / quantum)
+            if (along == highs[k]).any():
+                shifts[k].append(-axis.period)
+            if (along == lows[k]).any():
+                shifts[k].append(axis.period)
+        for dx in shifts[0]:
+            for dy in shifts[1]:
+                if dx or dy:
+                    copies.append(_shifted(region, (dx, dy), quantum))
+    return copies
+
+
+def _shifted(region: Region, steps: tuple[int, ...], quantum: float) -> Region:
+    """The region moved by ``steps`` grid steps along each axis."""
+    shift = np.array(steps, float) * quantum
+    bounds = region.bounds + region.rows @ shift
+    vertices = region.vertices + shift
+    edges = tuple(RegionEdge(e.row, tuple(np.add(e.start, shift).tolist()), tuple(np.add(e.end, shift).tolist()),
+                             e.contacts) for e in region.edges)
+    half = len(region.bbox) // 2
+    bbox = tuple(v + shift[k % half] if abs(v) < FAR else v for k, v in enumerate(region.bbox))
+    return Region(region.name, region.rows, bounds, vertices, edges, region.dimension, bbox)
+
+
+def _order(region: Region) -> tuple:
+    half = len(region.bbox) // 2
+    return (tuple(region.bbox[:half]), tuple(region.bbox[half:]), region.dimension,
+            tuple(np.round(region.vertices.ravel(), 12).tolist()))
+
+
+def _named(region: Region, name: str) -> Region:
+    return Region(name, region.rows, region.bounds, region.vertices, region.edges, region.dimension, region.bbox)

@@ -1,0 +1,532 @@
+"""Pair spaces of pairs in which a part turns: (theta), (theta, x) and (theta1, theta2).
+
+The pair's space has one or two axes, each a coordinate scaled to a length: an angle
+by :meth:`~cspace.tolerance.Tolerance.angle_scale` (about the part's reach, so a step
+in the space is about how far the parts move), a translation as it is. The first
+angle is swept; the other coordinate, if any, is solved in closed form at each swept
+value (:mod:`cspace.contact_curves`): the blocked intervals of every two convex pieces,
+each end on one contact curve. Samples are added where a curve bends (until its chord
+is within ``curve / 8`` of it at three interior points) and where the contacts change
+(down to the exact grid's step), so each end of an interval runs along one contact
+curve between two samples. The samples of each run of intervals outline a polygon
+through points of the real contact curves, simplified within ``7 curve / 8``
+(Douglas-Peucker: the kinks where a flattened arc's vertices take turns touching go);
+the union of those polygons, grown by ``curve`` (:class:`~cspace.tolerance.Tolerance`),
+holds every blocked configuration.
+Free space is what is left of the space's box, cut into convex regions
+(:mod:`cspace.convex_regions`).
+
+An angle that turns freely wraps: its axis spans one turn, ``[-pi, pi)`` scaled,
+regions are cut at the seam, and each region on the seam also appears shifted by a
+turn beyond it, so a configuration on the seam finds the regions on both sides. A
+translation axis is unbounded: past the blocked space it is two free strips.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pyclipper
+import shapely
+
+from .contact_curves import NO_FEATURE, Intervals, Label, Piece, rotation_intervals, rotation_label, \
+    translation_intervals, translation_label
+from .convex_regions import LabelledEdges, convex_cover, free_regions, interval_regions
+from .model import Mechanism, Part
+from .pairspace import PairSpace, Region
+
+MARGIN = 0.2  # radians swept beyond a turn (or a limit) on each side, so the seams see their neighbours
+STEP = 0.05  # largest first step of a sweep, in radians
+MITER = 4.0
+TURN = 2 * math.pi
+QUARTERS = (0.25, 0.5, 0.75)  # where a chord is checked against its curve
+CLEAN = 16  # grid steps: blocked outlines are cleaned of vertices this close (and grown this much more)  # pyclipper's miter limit when growing blocked space: sharp corners are squared off beyond it
+
+
+@dataclass(frozen=True)
+class _Pose:
+    """How a part moves with its coordinates: rotation (name, pivot) and translations."""
+
+    rotation: str | None
+    pivot: np.ndarray
+    translations: tuple[tuple[str, np.ndarray], ...]
+
+    def angle(self, values: dict[str, np.ndarray], k: int) -> np.ndarray:
+        return values[self.rotation] if self.rotation else np.zeros(k)
+
+    def shift(self, values: dict[str, np.ndarray], k: int) -> np.ndarray:
+        """Translation part of the transform: pivot - R pivot + translations (K, 2)."""
+        phi = self.angle(values, k)
+        c, s = np.cos(phi), np.sin(phi)
+        px, py = self.pivot
+        out = np.stack([px - c * px + s * py, py - s * px - c * py], axis=1)
+        for name, axis in self.translations:
+            out = out + values[name][:, None] * axis[None, :]
+        return out
+
+
+class _Motion:
+    """Where B sits in A's frame, as functions of the pair's coordinates (vectorized)."""
+
+    def __init__(self, mechanism: Mechanism, a: Part, b: Part, origin: tuple[float, float]) -> None:
+        self.poses = {part.name: _pose(mechanism, part, origin) for part in (a, b)}
+        self.a, self.b = a.name, b.name
+
+    def placement(self, values: dict[str, np.ndarray], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """B's angle and offset in A's frame (K,), (K, 2): a B point p sits at R(angle) p + offset."""
+        pa, pb = self.poses[self.a], self.poses[self.b]
+        phi_a, phi_b = pa.angle(values, k), pb.angle(values, k)
+        delta = pb.shift(values, k) - pa.shift(values, k)
+        return phi_b - phi_a, _turn(delta, -phi_a)
+
+    def along(self, name: str, values: dict[str, np.ndarray], k: int) -> tuple[str, np.ndarray, int]:
+        """How B moves in A's frame as coordinate ``name`` grows, the others held at ``values``:
+        ("translation", direction (K, 2), 0) or ("rotation", centre (K, 2), sign)."""
+        pa, pb = self.poses[self.a], self.poses[self.b]
+        phi_a = pa.angle(values, k)
+        for pose, sign in ((pb, 1), (pa, -1)):
+            for coordinate, axis in pose.translations:
+                if coordinate == name:
+                    return "translation", sign * _turn(np.broadcast_to(axis, (k, 2)), -phi_a), 0
+        if pb.rotation == name:
+            world = pb.pivot[None, :] + sum((values[c][:, None] * axis[None, :] for c, axis in pb.translations),
+                                            np.zeros((k, 2)))
+            return "rotation", _turn(world - pa.shift(values, k), -phi_a), 1
+        return "rotation", np.broadcast_to(pa.pivot, (k, 2)).copy(), -1
+
+
+def _pose(mechanism: Mechanism, part: Part, origin: tuple[float, float]) -> _Pose:
+    rotation, pivot, translations = None, np.zeros(2), []
+    for name in part.coordinates:
+        coordinate = mechanism.coordinate(name)
+        if coordinate.is_angle:
+            rotation = name
+            pivot = np.array([coordinate.pivot[0] - origin[0], coordinate.pivot[1] - origin[1]])
+        else:
+            translations.append((name, np.array(coordinate.axis, float)))
+    return _Pose(rotation, pivot, tuple(translations))
+
+
+def _turn(points: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    x, y = points[..., 0], points[..., 1]
+    if points.ndim == 3:
+        c, s = c[..., None], s[..., None]
+        return np.stack([c[..., 0] * x - s[..., 0] * y, s[..., 0] * x + c[..., 0] * y], axis=-1)
+    return np.stack([c[:, 0] * x - s[:, 0] * y, s[:, 0] * x + c[:, 0] * y], axis=-1)
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of a rotating pair's space: the coordinate, its scale (pair-space length per
+    unit), its period in grid steps (0: it does not wrap) and, for an angle, its range."""
+
+    name: str
+    is_angle: bool
+    scale: float
+    period: int
+    low: float
+    high: float
+
+    def __repr__(self) -> str:
+        return f"Axis({self.name!r}, scale={self.scale:g}, period={self.period})"
+
+
+def axes_of(mechanism: Mechanism, coordinates: tuple[str, ...], reach: dict[str, float]) -> list[Axis]:
+    """The pair's axes, the swept angle first: scales, periods and ranges."""
+    tol = mechanism.tolerance
+    axes = []
+    for name in coordinates:
+        c = mechanism.coordinate(name)
+        if not c.is_angle:
+            axes.append(Axis(name, False, 1.0, 0, -math.inf, math.inf))
+            continue
+        scale = tol.angle_scale(reach[c.part])
+        period = round(2 * math.pi * scale / tol.quantum) if c.periodic else 0
+        low, high = (-math.pi, math.pi) if c.periodic else c.limits
+        axes.append(Axis(name, True, scale, period, low, high))
+    return sorted(axes, key=lambda axis: not axis.is_angle)
+
+
+class RotationBuilder:
+    """Blocked and free space of one rotating pair from its parts' convex pieces."""
+
+    def __init__(self, mechanism: Mechanism, a: Part, b: Part, coordinates: tuple[str, ...],
+                 pieces_a: list[Piece], pieces_b: list[Piece], reach: dict[str, float]) -> None:
+        self.mechanism, self.a, self.b = mechanism, a, b
+        self.coordinates = coordinates
+        self.pieces_a, self.pieces_b = pieces_a, pieces_b
+        self.tol = mechanism.tolerance
+        self.motion = _Motion(mechanism, a, b, mechanism.origin)
+        self.axes = axes_of(mechanism, coordinates, reach)
+        self.quantum = self.tol.quantum
+
+    def build(self) -> PairSpace:
+        matrix = np.zeros((len(self.axes), len(self.coordinates)))
+        for k, axis in enumerate(self.axes):
+            matrix[k, self.coordinates.index(axis.name)] = axis.scale
+        if len(self.axes) == 1:
+            regions, blocked = self._line()
+        else:
+            regions, blocked = self._plane()
+        periods = tuple(axis.period * self.quantum for axis in self.axes)
+        return PairSpace(self.a.name, self.b.name, self.coordinates, matrix, tuple(regions), tuple(blocked), periods)
+
+    # -- one axis: a part turning against one that does not move in the pair ---------------
+
+    def _line(self) -> tuple[list[Region], list[np.ndarray]]:
+        axis = self.axes[0]
+        values = {axis.name: np.zeros(1)}
+        spans: list[tuple[float, float, Label | None, Label | None]] = []
+        for pa in self.pieces_a:
+            for pb in (pb for pb in self.pieces_b if pa.meets(pb)):
+                solved = self._solve(pa, pb, axis, values, 1)
+                for m in range(int(solved.count[0])):
+                    lo, hi = float(solved.lo[0, m]), float(solved.hi[0, m])
+                    labels = (self._label(pa, pb, axis, int(solved.lo_feature[0, m])),
+                              self._label(pa, pb, axis, int(solved.hi_feature[0, m])))
+                    for turn in ((-1, 0, 1) if axis.period else (0,)):
+                        spans.append((lo + turn * TURN, hi + turn * TURN) + labels)
+        grow = self.tol.curve / axis.scale
+        return interval_regions(spans, axis, grow, self.quantum, self.a.name, self.b.name), []
+
+    # -- two axes: sweep the angle, solve the other coordinate --------------------------------
+
+    def _plane(self) -> tuple[list[Region], list[np.ndarray]]:
+        u, v = self.axes
+        u_low, u_high = self._swept(u)
+        paths, stretches = [], []
+        for pa, pb in self._interacting():
+            def solve(us: np.ndarray, pa=pa, pb=pb) -> Intervals:
+                return self._solve(pa, pb, v, {u.name: us}, len(us))
+            sweep = _Sweep(solve, u, v, self.tol.curve, self.quantum)
+            sweep.run(u_low, u_high)
+            labels: dict[int, Label | None] = {}
+            for exact, simple, features in sweep.polygons(self.quantum, 7 * self.tol.curve / 8 / self.quantum):
+                paths.append(simple)
+                for f in set(features) - set(labels):
+                    labels[f] = self._label(pa, pb, v, f)
+                stretches.extend(_stretches(exact, [labels[f] for f in features]))
+        shifts = _turns(u, v)
+        paths = [path + shift for path in paths for shift in shifts]
+        stretches = [(line + shift, label) for line, label in stretches for shift in shifts]
+        grown = _grow(paths, self.tol.curve / self.quantum)
+        box = self._box(u, v, grown)
+        regions = free_regions(box, grown, LabelledEdges(stretches), (u, v), self.quantum, self.a.name, self.b.name)
+        return regions, [p * self.quantum for p in convex_cover(box, grown)]
+
+    def _swept(self, axis: Axis) -> tuple[float, float]:
+        """Where the swept angle is sampled: exactly one turn (on the grid) when it wraps,
+        else its limits and a margin."""
+        if axis.period:
+            half = axis.period // 2 * self.quantum / axis.scale
+            return -half, half
+        return axis.low - MARGIN, axis.high + MARGIN
+
+    def _interacting(self) -> list[tuple[Piece, Piece]]:
+        """Piece pairs that can touch: the rings their pieces sweep about the pivots meet
+        (every pair when no such shortcut applies)."""
+        pairs = []
+        centres = [self.motion.poses[name].pivot if self.motion.poses[name].rotation else None
+                   for name in (self.a.name, self.b.name)]
+        for pa in self.pieces_a:
+            for pb in self.pieces_b:
+                if pa.meets(pb) and (any(c is None for c in centres) or _rings_meet(pa, pb, *centres)):
+                    pairs.append((pa, pb))
+        return pairs
+
+    def _solve(self, pa: Piece, pb: Piece, v: Axis, values: dict[str, np.ndarray], k: int) -> Intervals:
+        """Blocked intervals of ``v`` (unscaled) at ``k`` placements given by ``values``: arcs
+        as they come (``lo`` in one turn) when ``v`` wraps, else laid out over its range."""
+        held = dict(values)
+        held[v.name] = np.zeros(k)
+        for name in self.coordinates:
+            held.setdefault(name, np.zeros(k))
+        angle, offset = self.motion.placement(held, k)
+        placed = _turn(np.broadcast_to(pb.vertices, (k,) + pb.vertices.shape), angle) + offset[:, None, :]
+        kind, where, sign = self.motion.along(v.name, held, k)
+        if kind == "translation":
+            return translation_intervals(pa, placed, where)
+        arcs = rotation_intervals(pa, placed, where, sign)
+        return arcs if v.period else _unrolled(arcs, v.low - MARGIN, v.high + MARGIN)
+
+    def _label(self, pa: Piece, pb: Piece, axis: Axis, feature: int) -> Label | None:
+        if feature == NO_FEATURE:
+            return None
+        if axis.is_angle:
+            return rotation_label(pa, pb, feature)
+        return translation_label(pa, pb, feature)
+
+    def _box(self, u: Axis, v: Axis, grown: list[np.ndarray]) -> tuple[int, int, int, int]:
+        """The space's box on the grid: a turn (or the limits and a margin) along an angle,
+        the blocked space and a margin along a translation."""
+        bounds = []
+        for k, axis in enumerate((u, v)):
+            if axis.period:
+                bounds.append((-axis.period // 2, axis.period // 2))
+            elif axis.is_angle:
+                pad = MARGIN / 2
+                bounds.append((math.floor((axis.low - pad) * axis.scale / self.quantum),
+                               math.ceil((axis.high + pad) * axis.scale / self.quantum)))
+            else:
+                values = [p[:, k] for p in grown] or [np.zeros(1)]
+                lo, hi = int(min(x.min() for x in values)), int(max(x.max() for x in values))
+                pad = max(hi - lo, 1) // 4 + 1
+                bounds.append((lo - pad, hi + pad))
+        return bounds[0][0], bounds[1][0], bounds[0][1], bounds[1][1]
+
+
+def _stretches(outline: np.ndarray, labels: list[Label | None]) -> list[tuple[np.ndarray, Label | None]]:
+    """An outline cut into stretches of one label each (edge i runs from point i to i + 1)."""
+    n = len(outline)
+    out, start = [], 0
+    for i in range(1, n + 1):
+        if i == n or labels[i] != labels[start]:
+            indices = [(k % n) for k in range(start, i + 1)]
+            out.append((outline[indices], labels[start]))
+            start = i
+    return out
+
+
+def _turns(u: Axis, v: Axis) -> list[np.ndarray]:
+    """Shifts on the grid that repeat one turn's blocked space on either side of each wrapping axis."""
+    along = [[0, -axis.period, axis.period] if axis.period else [0] for axis in (u, v)]
+    return [np.array([du, dv], np.int64) for du in along[0] for dv in along[1]]
+
+
+def _rings_meet(pa: Piece, pb: Piece, ca: np.ndarray | None, cb: np.ndarray | None) -> bool:
+    """Can the rings swept by the two pieces about their parts' pivots meet?"""
+    ra = np.hypot(*(pa.vertices - ca).T)
+    rb = np.hypot(*(pb.vertices - cb).T)
+    gap = float(np.hypot(*(ca - cb)))
+    return gap <= ra.max() + rb.max() and ra.min() <= gap + rb.max() and rb.min() <= gap + ra.max()
+
+
+def _unrolled(arcs: Intervals, low: float, high: float) -> Intervals:
+    """Arcs on the circle laid out on [low, high]: each copied a turn either way as needed,
+    cut at the ends (a cut end has no feature)."""
+    rows = []
+    for k in range(len(arcs.count)):
+        found = []
+        for m in range(int(arcs.count[k])):
+            lo, hi = float(arcs.lo[k, m]), float(arcs.hi[k, m])
+            f_lo, f_hi = int(arcs.lo_feature[k, m]), int(arcs.hi_feature[k, m])
+            full = f_lo == NO_FEATURE and f_hi == NO_FEATURE
+            first = math.floor((low - hi) / (2 * math.pi))
+            last = math.ceil((high - lo) / (2 * math.pi))
+            for turn in range(first, last + 1):
+                a, b = lo + 2 * math.pi * turn, hi + 2 * math.pi * turn
+                if b <= low or a >= high:
+                    continue
+                found.append([max(a, low), min(b, high), f_lo if a >= low else NO_FEATURE,
+                              f_hi if b <= high else NO_FEATURE])
+        found.sort()
+        if full or len(found) > 1:
+            found = _merge_touching(found)
+        rows.append(found)
+    width = max(1, max(len(r) for r in rows))
+    pad = [[r[m] if m < len(r) else [math.nan, math.nan, NO_FEATURE, NO_FEATURE] for m in range(width)]
+           for r in rows]
+    table = np.array(pad, float).reshape(len(rows), width, 4)
+    return Intervals(table[..., 0], table[..., 1], table[..., 2].astype(int), table[..., 3].astype(int),
+                     np.array([len(r) for r in rows], int))
+
+
+def _merge_touching(spans: list[list]) -> list[list]:
+    """Sorted spans with those that meet end to end merged (copies of a full turn)."""
+    out = [list(spans[0])]
+    for span in spans[1:]:
+        if span[0] <= out[-1][1]:
+            if span[1] > out[-1][1]:
+                out[-1][1], out[-1][3] = span[1], span[3]
+        else:
+            out.append(list(span))
+    return out
+
+
+class _Sweep:
+    """Adaptive samples of one piece pair's blocked intervals along the swept angle.
+
+    A stretch between two samples is accepted when both have the same contacts at every
+    interval end and the chord of each end is within ``curve / 3`` of the curve (in the
+    scaled space) at a quarter, half and three quarters of the way; otherwise it is cut.
+    Where contacts change it is cut down to one grid step.
+    """
+
+    def __init__(self, solve, u: Axis, v: Axis, curve: float, quantum: float) -> None:
+        self.solve, self.u, self.v = solve, u, v
+        self.limit = curve / 8
+        self.step = quantum / u.scale
+        self.samples: dict[float, tuple] = {}
+        self.accepted: set[tuple[float, float]] = set()
+
+    def run(self, low: float, high: float) -> None:
+        count = max(2, math.ceil((high - low) / STEP) + 1)
+        self._add(np.linspace(low, high, count))
+        while True:
+            us = sorted(self.samples)
+            splits, checks = [], []
+            for a, b in zip(us, us[1:]):
+                if (a, b) in self.accepted:
+                    continue
+                if b - a <= self.step:
+                    self.accepted.add((a, b))
+                elif self._shape(a) != self._shape(b):
+                    splits.append((a + b) / 2)
+                else:
+                    checks.append((a, b))
+            if not splits and not checks:
+                return
+            probes = np.array([a + (b - a) * t for a, b in checks for t in QUARTERS] + splits)
+            found = self._evaluate(probes)
+            close = self._close(checks, found)
+            for n, (a, b) in enumerate(checks):
+                inner = found[3 * n:3 * n + 3]
+                if close[n] and all(self._same(a, r) for r in inner):
+                    self.accepted.add((a, b))
+                else:
+                    self._store(probes[3 * n:3 * n + 3], inner)
+            self._store(np.array(splits), found[3 * len(checks):])
+
+    def _add(self, us: np.ndarray) -> None:
+        self._store(us, self._evaluate(us))
+
+    def _evaluate(self, us: np.ndarray) -> list[tuple]:
+        if not len(us):
+            return []
+        solved = self.solve(us)
+        out = []
+        for k in range(len(us)):
+            n = int(solved.count[k])
+            out.append((solved.lo[k, :n].copy(), solved.hi[k, :n].copy(),
+                        tuple(solved.lo_feature[k, :n].tolist()), tuple(solved.hi_feature[k, :n].tolist())))
+        return out
+
+    def _store(self, us: np.ndarray, results: list[tuple]) -> None:
+        for u, result in zip(us.tolist(), results):
+            self.samples[u] = result
+
+    def _shape(self, u: float) -> tuple:
+        lo, hi, f_lo, f_hi = self.samples[u]
+        return f_lo, f_hi
+
+    def _same(self, u: float, result: tuple) -> bool:
+        return self._shape(u) == (result[2], result[3])
+
+    def _close(self, checks: list[tuple[float, float]], found: list[tuple]) -> np.ndarray:
+        """Per stretch (a, b): is every end's chord within the limit of the curve at the three
+        inner samples (where they have as many intervals as a)? In the scaled space."""
+        rows, owner = [], []
+        for n, (a, b) in enumerate(checks):
+            ra, rb = self.samples[a], self.samples[b]
+            for t, r in zip(QUARTERS, found[3 * n:3 * n + 3]):
+                for side in (0, 1):
+                    if len(r[side]) == len(ra[side]):
+                        for ya, yb, ym in zip(ra[side], rb[side], r[side]):
+                            rows.append((a, b, t, ya, yb, ym))
+                            owner.append(n)
+        close = np.ones(len(checks), bool)
+        if rows:
+            a, b, t, ya, yb, ym = np.array(rows).T
+            dx = (b - a) * self.u.scale
+            dy = (yb - ya) * self.v.scale
+            deviation = np.abs(dx * (ym - ya) * self.v.scale - dy * t * dx) / np.hypot(dx, dy)
+            far = np.asarray(owner)[~(deviation <= self.limit)]
+            close[far] = False
+        return close
+
+    def polygons(self, quantum: float, simplify: float) -> list[tuple[np.ndarray, np.ndarray, list[int]]]:
+        """Outlines on the grid of each run of intervals between samples, with each edge's
+        feature (the contact it follows), and each run's outline simplified within
+        ``simplify`` grid steps, its turning points kept (see :func:`_simplified`)."""
+        return [_outline(run, self.u.scale, self.v.scale, quantum, simplify) for run in self._runs() if run]
+
+    def _runs(self) -> list[list[tuple]]:
+        """Runs of intervals over consecutive samples: (u, lo, hi, lo feature, hi feature)."""
+        runs: list[list] = []
+        open_runs: list[int] = []
+        for k, u in enumerate(sorted(self.samples)):
+            lo, hi, f_lo, f_hi = self.samples[u]
+            continues = k > 0 and len(lo) == len(open_runs) and all(
+                runs[r][-1][1] < hi[m] and lo[m] < runs[r][-1][2] for m, r in enumerate(open_runs))
+            if not continues:
+                open_runs = []
+                for m in range(len(lo)):
+                    runs.append([])
+                    open_runs.append(len(runs) - 1)
+            for m, r in enumerate(open_runs):
+                runs[r].append((u, lo[m], hi[m], f_lo[m], f_hi[m]))
+        return runs
+
+
+def _outline(run: list[tuple], su: float, sv: float, quantum: float,
+             simplify: float) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """A run's outline on the grid: exact lower ends forward, upper ends back, each edge's
+    feature; and the same outline with each chain simplified within ``simplify``."""
+    lower = [(u * su / quantum, lo * sv / quantum, f) for u, lo, _, f, _ in run]
+    upper = [(u * su / quantum, hi * sv / quantum, f) for u, _, hi, _, f in reversed(run)]
+    points = np.array([(x, y) for x, y, _ in lower + upper])
+    features = [f for _, _, f in lower + upper]
+    chains = [_simplified(np.array([(x, y) for x, y, _ in chain]), simplify) for chain in (lower, upper)]
+    return np.round(points).astype(np.int64), np.round(np.vstack(chains)).astype(np.int64), features
+
+
+def _simplified(chain: np.ndarray, tolerance: float) -> np.ndarray:
+    """A chain of points simplified within ``tolerance``, its ends and turning points kept.
+
+    A turning point is where the chain stops rising and falls by more than the tolerance
+    (or the reverse): kept, the chords on either side slope away from it, where two
+    points left level across it would make a part riding the curve seem to dwell. The
+    ripples of a flattened arc (its vertices taking turns to touch) are smaller and go.
+    """
+    if len(chain) < 3:
+        return chain
+    cuts = [0] + _turning(chain[:, 1], tolerance) + [len(chain) - 1]
+    pieces = []
+    for a, b in zip(cuts, cuts[1:]):
+        if b > a:
+            line = shapely.simplify(shapely.linestrings(chain[a:b + 1]), tolerance, preserve_topology=False)
+            pieces.append(np.asarray(line.coords)[:-1])
+    return np.vstack(pieces + [chain[-1:]])
+
+
+def _turning(values: np.ndarray, threshold: float) -> list[int]:
+    """Indices of the turning points of a sequence: the extreme of each swing that is
+    followed by a move back of more than ``threshold``."""
+    found: list[int] = []
+    extreme, direction = 0, 0
+    for k in range(1, len(values)):
+        step = values[k] - values[extreme]
+        if direction >= 0 and step > 0 or direction <= 0 and step < 0:
+            extreme = k
+            if direction == 0 and abs(step) > threshold:
+                direction = 1 if step > 0 else -1
+        elif abs(step) > threshold:
+            if direction:
+                found.append(extreme)
+            direction = 1 if step > 0 else -1
+            extreme = k
+    return [k for k in found if 0 < k < len(values) - 1]
+
+
+def _grow(paths: list[np.ndarray], delta: float) -> list[np.ndarray]:
+    """The union of the polygons grown by ``delta`` grid steps (outer outlines and holes)."""
+    usable = [p.tolist() for p in paths if len(p) >= 3]
+    if not usable:
+        return []
+    clipper = pyclipper.Pyclipper()
+    clipper.AddPaths([_ccw(p) for p in usable], pyclipper.PT_SUBJECT, True)
+    union = clipper.Execute(pyclipper.CT_UNION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
+    offset = pyclipper.PyclipperOffset(MITER)
+    offset.AddPaths(union, pyclipper.JT_MITER, pyclipper.ET_CLOSEDPOLYGON)
+    # Copies a turn apart meet with float noise: steps of a grid unit or two where they join,
+    # which would leave slivers of free space. Cleaned, outlines move by at most CLEAN.
+    grown = pyclipper.CleanPolygons(offset.Execute(math.ceil(delta) + CLEAN), CLEAN)
+    return [np.array(p, np.int64) for p in grown if len(p) >= 3]
+
+
+def _ccw(path: list) -> list:
+    return path if pyclipper.Orientation(path) else path[::-1]
+
