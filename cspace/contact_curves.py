@@ -157,7 +157,10 @@ def rotation_intervals(a: Piece, b: np.ndarray, center: np.ndarray, sign: int) -
     probes = np.where(np.isfinite(roots), (roots + nxt) / 2, np.nan)
     lone = count == 0
     probes[lone, 0] = 0.0
-    inside = _overlapping(a.vertices, b, center, sign, probes)
+    tested = np.isfinite(probes)
+    inside = np.zeros(probes.shape, bool)
+    rows, _ = np.nonzero(tested)
+    inside[tested] = _overlapping(a.vertices, b[rows], center[rows], sign, probes[tested])
     los, his, flo, fhi, counts = [], [], [], [], []
     for k in range(K):
         if lone[k]:
@@ -275,21 +278,25 @@ def _wrap(v: np.ndarray) -> np.ndarray:
 
 
 def _overlapping(a: np.ndarray, b: np.ndarray, center: np.ndarray, sign: int, angles: np.ndarray) -> np.ndarray:
-    """Do the open pieces overlap with B turned by ``sign * angles[k, m]`` about ``center[k]``?
-    (K, M) booleans; nan angles give False. Separating axes: both pieces' edge normals."""
-    phi = np.nan_to_num(sign * angles)
-    c, s = np.cos(phi)[..., None], np.sin(phi)[..., None]
-    w = b - center[:, None, :]                                           # (K, nb, 2)
-    bx = center[:, None, None, 0] + c * w[:, None, :, 0] - s * w[:, None, :, 1]
-    by = center[:, None, None, 1] + s * w[:, None, :, 0] + c * w[:, None, :, 1]
-    turned = np.stack([bx, by], axis=-1)                                 # (K, M, nb, 2)
-    axes = np.concatenate([np.broadcast_to(edge_normals(a), turned.shape[:2] + a.shape), edge_normals(turned)],
-                          axis=2)                                        # (K, M, na + nb, 2)
-    pa = np.einsum("kmax,vx->kmav", axes, a)
-    pb = np.einsum("kmax,kmvx->kmav", axes, turned)
-    scale = 1e-12 * (np.abs(pa).max(axis=3) + 1.0)
-    gap = np.minimum(pa.max(axis=3) - pb.min(axis=3), pb.max(axis=3) - pa.min(axis=3))
-    return (gap > scale).all(axis=2) & np.isfinite(angles)
+    """Do the open pieces overlap with B (N, nb, 2) turned by ``sign * angles`` (N,) about
+    ``center`` (N, 2)? Separating axes: both pieces' edge normals; a piece's extent along
+    its own normals does not change as it turns."""
+    phi = sign * angles
+    c, s = np.cos(phi)[:, None], np.sin(phi)[:, None]
+    w = b - center[:, None, :]
+    turned = np.stack([center[:, None, 0] + c * w[..., 0] - s * w[..., 1],
+                       center[:, None, 1] + s * w[..., 0] + c * w[..., 1]], axis=-1)      # (N, nb, 2)
+    na_normals = edge_normals(a)                                                        # (na, 2)
+    own_a = a @ na_normals.T                                                            # (na, na)
+    b_on_a = np.matmul(turned, na_normals.T)                                            # (N, nb, na)
+    gap_a = np.minimum(own_a.max(axis=0)[None, :] - b_on_a.min(axis=1),
+                       b_on_a.max(axis=1) - own_a.min(axis=0)[None, :])                 # (N, na)
+    nb_normals = edge_normals(turned)                                                   # (N, nb, 2)
+    own_b = np.matmul(turned, nb_normals.transpose(0, 2, 1))                            # (N, nb, nb)
+    a_on_b = np.matmul(nb_normals, a.T)                                                 # (N, nb, na)
+    gap_b = np.minimum(own_b.max(axis=1) - a_on_b.min(axis=2), a_on_b.max(axis=2) - own_b.min(axis=1))
+    scale = 1e-12 * (np.abs(a).max() + np.abs(turned).max(axis=(1, 2)) + 1.0)
+    return (gap_a > scale[:, None]).all(axis=1) & (gap_b > scale[:, None]).all(axis=1)
 
 
 def rotation_label(a: Piece, b: Piece, feature: int) -> Label:

@@ -32,21 +32,41 @@ GridPoint = tuple[int, int]
 
 class LabelledEdges:
     """Stretches of the ungrown blocked outlines with their contacts, to label the grown
-    outline's edges: each takes the label of the nearest labelled stretch."""
+    outline's edges: each takes the label of the stretch beside it (within ``reach``) that
+    runs most nearly parallel to it, the nearer of two equally parallel ones. Near a
+    corner the nearest stretch may be the other face's; the parallel one is the face the
+    edge was grown from."""
 
-    def __init__(self, stretches: list[tuple[np.ndarray, Label | None]]) -> None:
+    def __init__(self, stretches: list[tuple[np.ndarray, Label | None]], reach: float) -> None:
         kept = [(line, label) for line, label in stretches if label is not None and len(line) > 1]
         self.labels = [label for _, label in kept]
-        self.tree = shapely.STRtree([shapely.linestrings(line) for line, _ in kept]) if kept else None
+        self.lines = [shapely.linestrings(line) for line, _ in kept]
+        self.tree = shapely.STRtree(self.lines) if kept else None
+        self.reach = reach
 
-    def nearest(self, midpoints: np.ndarray) -> list[Label | None]:
-        if self.tree is None or not len(midpoints):
-            return [None] * len(midpoints)
-        found = self.tree.query_nearest(shapely.points(midpoints), all_matches=False)
-        labels: list[Label | None] = [None] * len(midpoints)
-        for k, i in zip(found[0].tolist(), found[1].tolist()):
-            labels[k] = self.labels[i]
-        return labels
+    def label(self, p: GridPoint, q: GridPoint) -> Label | None:
+        """The label of the grown outline's edge p-q."""
+        if self.tree is None:
+            return None
+        middle = shapely.Point((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+        found = self.tree.query(middle, predicate="dwithin", distance=self.reach)
+        if not len(found):
+            found = self.tree.query_nearest(middle)
+        direction = np.array([q[0] - p[0], q[1] - p[1]], float)
+        direction /= max(np.hypot(*direction), 1e-300)
+        best, label = None, None
+        for k in sorted(found.tolist()):
+            line = self.lines[k]
+            at = line.project(middle)
+            step = max(line.length * 1e-6, 1.0)
+            a, b = line.interpolate(max(at - step, 0.0)), line.interpolate(min(at + step, line.length))
+            along = np.array([b.x - a.x, b.y - a.y])
+            norm = np.hypot(*along)
+            skew = abs(float(np.cross(direction, along / norm))) if norm > 0 else 1.0
+            score = (round(skew, 3), line.distance(middle))
+            if best is None or score < best:
+                best, label = score, self.labels[k]
+        return label
 
     def __repr__(self) -> str:
         return f"LabelledEdges({len(self.labels)})"
@@ -173,11 +193,10 @@ def _boundary_labels(polygon: Polygon, box: tuple[int, int, int, int],
     for ring in (polygon.exterior, *polygon.interiors):
         points = [(int(x), int(y)) for x, y in ring.coords[:-1]]
         sides += [(p, points[(k + 1) % len(points)]) for k, p in enumerate(points)]
-    inner = [(p, q) for p, q in sides if not _on_box(p, q, x0, y0, x1, y1)]
-    middles = np.array([((p[0] + q[0]) / 2, (p[1] + q[1]) / 2) for p, q in inner]).reshape(-1, 2)
     labels: dict[tuple[GridPoint, GridPoint], Label | None] = {}
-    for (p, q), label in zip(inner, edges.nearest(middles)):
-        labels[(p, q)] = labels[(q, p)] = label
+    for p, q in sides:
+        if not _on_box(p, q, x0, y0, x1, y1):
+            labels[(p, q)] = labels[(q, p)] = edges.label(p, q)
     return labels
 
 

@@ -14,11 +14,13 @@ faces or corners of A and of B that are extreme in the edge's outward normal.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
 import pyclipper
 import shapely
 from shapely.geometry import Polygon
@@ -290,26 +292,45 @@ def _vertex_of(outline: set[IntPoint], x: float, y: float) -> IntPoint:
 
 
 def _hertel_mehlhorn(pieces: list[list[IntPoint]]) -> list[list[IntPoint]]:
-    """Greedily remove diagonals between pieces while the union stays convex."""
+    """Greedily remove diagonals between pieces while the union stays convex, always the
+    smallest removable diagonal (as a directed edge) first.
+
+    A diagonal that cannot go can only become removable once one of its two pieces has
+    grown, so after each merge only the merged piece's sides are looked at again (a heap
+    of sides to try), instead of every side of every piece.
+    """
     pieces = [list(p) for p in pieces]
-    merged = True
-    while merged:
-        merged = False
-        owner: dict[tuple[IntPoint, IntPoint], int] = {}
-        for k, piece in enumerate(pieces):
-            for i in range(len(piece)):
-                owner[(piece[i], piece[(i + 1) % len(piece)])] = k
-        for (p, q), k in sorted(owner.items()):
-            other = owner.get((q, p))
-            if other is None or other == k:
-                continue
-            union = _join(pieces[k], pieces[other], p, q)
-            if _is_convex(union):
-                pieces[k] = union
-                pieces.pop(other)
-                merged = True
-                break
-    return pieces
+    alive = [True] * len(pieces)
+    owner: dict[tuple[IntPoint, IntPoint], int] = {}
+    for k, piece in enumerate(pieces):
+        for i in range(len(piece)):
+            owner[(piece[i], piece[(i + 1) % len(piece)])] = k
+    pending = sorted(owner)
+    heapq.heapify(pending)
+    while pending:
+        p, q = heapq.heappop(pending)
+        k, other = owner.get((p, q)), owner.get((q, p))
+        if k is None or other is None or k == other:
+            continue
+        first, second = pieces[k], pieces[other]
+        if not (_turns_left(first, second, p) and _turns_left(second, first, q)):
+            continue
+        union = _join(first, second, p, q)
+        pieces[k], alive[other] = union, False
+        del owner[(p, q)], owner[(q, p)]
+        for i in range(len(union)):
+            side = (union[i], union[(i + 1) % len(union)])
+            owner[side] = k
+            heapq.heappush(pending, side)
+    return [piece for piece, kept in zip(pieces, alive) if kept]
+
+
+def _turns_left(before: list[IntPoint], after: list[IntPoint], vertex: IntPoint) -> bool:
+    """Joined at ``vertex`` (coming from ``before``, leaving along ``after``), do two
+    counterclockwise pieces turn left or go straight there?"""
+    a = before[before.index(vertex) - 1]
+    b = after[(after.index(vertex) + 1) % len(after)]
+    return (vertex[0] - a[0]) * (b[1] - vertex[1]) - (vertex[1] - a[1]) * (b[0] - vertex[0]) >= 0
 
 
 def _join(first: list[IntPoint], second: list[IntPoint], p: IntPoint, q: IntPoint) -> list[IntPoint]:
@@ -378,18 +399,36 @@ class _FaceIndex:
     def __init__(self, flat: float) -> None:
         self.flat = flat
         self.edges: dict[frozenset, str] = {}
+        self._boxes: tuple[np.ndarray, list] | None = None
 
     def add(self, p: IntPoint, q: IntPoint, name: str) -> None:
         self.edges[frozenset((p, q))] = name
+        self._boxes = None
 
     def along(self, p: IntPoint, q: IntPoint) -> tuple[str, ...]:
-        """Faces whose edges run along the edge p-q; empty for an internal diagonal."""
+        """Faces whose edges run along the edge p-q; empty for an internal diagonal.
+
+        Only edges whose boxes meet the edge's (widened by ``flat``) can lie along it."""
         exact = self.edges.get(frozenset((p, q)))
         if exact is not None:
             return (exact,)
-        covering = {name for edge, name in self.edges.items()
-                    if self._collinear(*edge, p, q) and _overlaps(p, q, *edge)}
+        boxes, entries = self._index()
+        margin = self.flat + 1
+        near = np.flatnonzero((boxes[:, 0] <= max(p[0], q[0]) + margin) & (boxes[:, 2] >= min(p[0], q[0]) - margin)
+                              & (boxes[:, 1] <= max(p[1], q[1]) + margin) & (boxes[:, 3] >= min(p[1], q[1]) - margin))
+        covering = {entries[k][1] for k in near.tolist()
+                    if self._collinear(*entries[k][0], p, q) and _overlaps(p, q, *entries[k][0])}
         return tuple(sorted(covering))
+
+    def _index(self) -> tuple[np.ndarray, list]:
+        """Every edge's box (x0, y0, x1, y1) and the edges with their faces, in one array."""
+        if self._boxes is None:
+            entries = [(tuple(edge), name) for edge, name in self.edges.items()]
+            entries = [((e[0], e[-1]), name) for e, name in entries]
+            boxes = np.array([(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+                              for (a, b), _ in entries], float).reshape(-1, 4)
+            self._boxes = (boxes, entries)
+        return self._boxes
 
     def _collinear(self, a: IntPoint, b: IntPoint, *points: IntPoint) -> bool:
         """Are the points on the line through a and b (within ``flat``)?"""

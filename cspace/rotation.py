@@ -9,10 +9,11 @@ each end on one contact curve. Samples are added where a curve bends (until its 
 is within ``curve / 8`` of it at three interior points) and where the contacts change
 (down to the exact grid's step), so each end of an interval runs along one contact
 curve between two samples. The samples of each run of intervals outline a polygon
-through points of the real contact curves, simplified within ``7 curve / 8``
-(Douglas-Peucker: the kinks where a flattened arc's vertices take turns touching go);
-the union of those polygons, grown by ``curve`` (:class:`~cspace.tolerance.Tolerance`),
-holds every blocked configuration.
+through points of the real contact curves. Their union is grown by ``7 curve / 16``,
+its outline simplified within as much (Douglas-Peucker: the kinks where a flattened
+arc's vertices take turns touching go), and grown by ``curve / 8`` more: it holds every
+blocked configuration and strays at most ``curve`` (:class:`~cspace.tolerance.Tolerance`)
+from the sampled curves.
 Free space is what is left of the space's box, cut into convex regions
 (:mod:`cspace.convex_regions`).
 
@@ -39,6 +40,7 @@ from .pairspace import PairSpace, Region
 
 MARGIN = 0.2  # radians swept beyond a turn (or a limit) on each side, so the seams see their neighbours
 STEP = 0.05  # largest first step of a sweep, in radians
+REACH_STEP = 0.005  # radians between the points where a piece's circle is placed to find where it can touch
 MITER = 4.0
 TURN = 2 * math.pi
 QUARTERS = (0.25, 0.5, 0.75)  # where a chord is checked against its curve
@@ -202,19 +204,21 @@ class RotationBuilder:
             def solve(us: np.ndarray, pa=pa, pb=pb) -> Intervals:
                 return self._solve(pa, pb, v, {u.name: us}, len(us))
             sweep = _Sweep(solve, u, v, self.tol.curve, self.quantum)
-            sweep.run(u_low, u_high)
+            for low, high in self._reachable(pa, pb, u, v, u_low, u_high):
+                sweep.run(low, high)
             labels: dict[int, Label | None] = {}
-            for exact, simple, features in sweep.polygons(self.quantum, 7 * self.tol.curve / 8 / self.quantum):
-                paths.append(simple)
+            for exact, features in sweep.polygons(self.quantum):
+                paths.append(exact)
                 for f in set(features) - set(labels):
                     labels[f] = self._label(pa, pb, v, f)
                 stretches.extend(_stretches(exact, [labels[f] for f in features]))
         shifts = _turns(u, v)
         paths = [path + shift for path in paths for shift in shifts]
         stretches = [(line + shift, label) for line, label in stretches for shift in shifts]
-        grown = _grow(paths, self.tol.curve / self.quantum)
+        grown = _grow(paths, 7 * self.tol.curve / 16 / self.quantum, self.tol.curve / 8 / self.quantum)
         box = self._box(u, v, grown)
-        regions = free_regions(box, grown, LabelledEdges(stretches), (u, v), self.quantum, self.a.name, self.b.name)
+        edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
+        regions = free_regions(box, grown, edges, (u, v), self.quantum, self.a.name, self.b.name)
         return regions, [p * self.quantum for p in convex_cover(box, grown)]
 
     def _swept(self, axis: Axis) -> tuple[float, float]:
@@ -236,6 +240,37 @@ class RotationBuilder:
                 if pa.meets(pb) and (any(c is None for c in centres) or _rings_meet(pa, pb, *centres)):
                     pairs.append((pa, pb))
         return pairs
+
+    def _reachable(self, pa: Piece, pb: Piece, u: Axis, v: Axis, low: float, high: float) -> list[tuple[float, float]]:
+        """Stretches of the swept angle where the two pieces may touch: the circle round the
+        piece that turns with ``u`` meets what the other sweeps as ``v`` runs over everything
+        (a ring about its pivot, or a strip along its axis). Found on a fine grid, widened by
+        how far the circle can move between two of its points; the whole range when both
+        coordinates move one part."""
+        owner = {c: self.mechanism.coordinate(c).part for c in (u.name, v.name)}
+        if owner[u.name] == owner[v.name]:
+            return [(low, high)]
+        turning, other = (pa, pb) if owner[u.name] == self.a.name else (pb, pa)
+        pose_u, pose_v = self.motion.poses[owner[u.name]], self.motion.poses[owner[v.name]]
+        middle = turning.vertices.mean(axis=0)
+        radius = float(np.max(np.hypot(*(turning.vertices - middle).T)))
+        arm = middle - pose_u.pivot
+        count = max(16, math.ceil((high - low) / REACH_STEP))
+        us = np.linspace(low, high, count + 1)
+        centres = pose_u.pivot[None, :] + _turn(np.broadcast_to(arm, (len(us), 2)), us)
+        step = float(np.hypot(*arm)) * (high - low) / count
+        if v.is_angle:
+            reach = np.hypot(*(other.vertices - pose_v.pivot).T)
+            inner, outer = (0.0 if _holds(other.vertices, pose_v.pivot) else reach.min()), reach.max()
+            where = np.hypot(*(centres - pose_v.pivot).T)
+        else:
+            axis = pose_v.translations[0][1]
+            normal = np.array([-axis[1], axis[0]])
+            spread = other.vertices @ normal
+            inner, outer = spread.min(), spread.max()
+            where = centres @ normal
+        near = (where >= inner - radius - step) & (where <= outer + radius + step)
+        return [(float(us[max(a - 1, 0)]), float(us[min(b + 1, count)])) for a, b in _runs_of(near)]
 
     def _solve(self, pa: Piece, pb: Piece, v: Axis, values: dict[str, np.ndarray], k: int) -> Intervals:
         """Blocked intervals of ``v`` (unscaled) at ``k`` placements given by ``values``: arcs
@@ -296,6 +331,19 @@ def _turns(u: Axis, v: Axis) -> list[np.ndarray]:
     return [np.array([du, dv], np.int64) for du in along[0] for dv in along[1]]
 
 
+def _holds(vertices: np.ndarray, point: np.ndarray) -> bool:
+    """Does the convex counterclockwise polygon hold the point (on its boundary included)?"""
+    edges = np.roll(vertices, -1, axis=0) - vertices
+    offsets = point[None, :] - vertices
+    return bool(np.all(edges[:, 0] * offsets[:, 1] - edges[:, 1] * offsets[:, 0] >= 0))
+
+
+def _runs_of(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) index of each run of True."""
+    edges = np.diff(np.concatenate([[0], flags.astype(int), [0]]))
+    return list(zip(np.flatnonzero(edges == 1).tolist(), (np.flatnonzero(edges == -1) - 1).tolist()))
+
+
 def _rings_meet(pa: Piece, pb: Piece, ca: np.ndarray | None, cb: np.ndarray | None) -> bool:
     """Can the rings swept by the two pieces about their parts' pivots meet?"""
     ra = np.hypot(*(pa.vertices - ca).T)
@@ -309,7 +357,7 @@ def _unrolled(arcs: Intervals, low: float, high: float) -> Intervals:
     cut at the ends (a cut end has no feature)."""
     rows = []
     for k in range(len(arcs.count)):
-        found = []
+        found, full = [], False
         for m in range(int(arcs.count[k])):
             lo, hi = float(arcs.lo[k, m]), float(arcs.hi[k, m])
             f_lo, f_hi = int(arcs.lo_feature[k, m]), int(arcs.hi_feature[k, m])
@@ -437,11 +485,10 @@ class _Sweep:
             close[far] = False
         return close
 
-    def polygons(self, quantum: float, simplify: float) -> list[tuple[np.ndarray, np.ndarray, list[int]]]:
+    def polygons(self, quantum: float) -> list[tuple[np.ndarray, list[int]]]:
         """Outlines on the grid of each run of intervals between samples, with each edge's
-        feature (the contact it follows), and each run's outline simplified within
-        ``simplify`` grid steps, its turning points kept (see :func:`_simplified`)."""
-        return [_outline(run, self.u.scale, self.v.scale, quantum, simplify) for run in self._runs() if run]
+        feature (the contact it follows)."""
+        return [_outline(run, self.u.scale, self.v.scale, quantum) for run in self._runs() if run]
 
     def _runs(self) -> list[list[tuple]]:
         """Runs of intervals over consecutive samples: (u, lo, hi, lo feature, hi feature)."""
@@ -461,35 +508,34 @@ class _Sweep:
         return runs
 
 
-def _outline(run: list[tuple], su: float, sv: float, quantum: float,
-             simplify: float) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """A run's outline on the grid: exact lower ends forward, upper ends back, each edge's
-    feature; and the same outline with each chain simplified within ``simplify``."""
+def _outline(run: list[tuple], su: float, sv: float, quantum: float) -> tuple[np.ndarray, list[int]]:
+    """A run's outline on the grid, lower ends forward and upper ends back, and each edge's feature."""
     lower = [(u * su / quantum, lo * sv / quantum, f) for u, lo, _, f, _ in run]
     upper = [(u * su / quantum, hi * sv / quantum, f) for u, _, hi, _, f in reversed(run)]
-    points = np.array([(x, y) for x, y, _ in lower + upper])
-    features = [f for _, _, f in lower + upper]
-    chains = [_simplified(np.array([(x, y) for x, y, _ in chain]), simplify) for chain in (lower, upper)]
-    return np.round(points).astype(np.int64), np.round(np.vstack(chains)).astype(np.int64), features
+    points = np.round(np.array([(x, y) for x, y, _ in lower + upper])).astype(np.int64)
+    return points, [f for _, _, f in lower + upper]
 
 
-def _simplified(chain: np.ndarray, tolerance: float) -> np.ndarray:
-    """A chain of points simplified within ``tolerance``, its ends and turning points kept.
+def _simplified(ring: np.ndarray, tolerance: float) -> np.ndarray:
+    """A closed outline simplified within ``tolerance``, its turning points kept.
 
-    A turning point is where the chain stops rising and falls by more than the tolerance
-    (or the reverse): kept, the chords on either side slope away from it, where two
-    points left level across it would make a part riding the curve seem to dwell. The
-    ripples of a flattened arc (its vertices taking turns to touch) are smaller and go.
+    A turning point is where the outline stops rising and falls by more than the
+    tolerance (or the reverse), in the second coordinate: kept, the edges on either side
+    slope away from it, where two points left level across it would make a part riding
+    the curve seem to dwell. The ripples of a flattened arc (its vertices taking turns
+    to touch) are smaller and go.
     """
-    if len(chain) < 3:
-        return chain
+    if len(ring) < 4:
+        return ring
+    start = int(np.argmin(ring[:, 1]))
+    chain = np.vstack([ring[start:], ring[:start + 1]])
     cuts = [0] + _turning(chain[:, 1], tolerance) + [len(chain) - 1]
     pieces = []
     for a, b in zip(cuts, cuts[1:]):
         if b > a:
             line = shapely.simplify(shapely.linestrings(chain[a:b + 1]), tolerance, preserve_topology=False)
             pieces.append(np.asarray(line.coords)[:-1])
-    return np.vstack(pieces + [chain[-1:]])
+    return np.round(np.vstack(pieces)).astype(np.int64)
 
 
 def _turning(values: np.ndarray, threshold: float) -> list[int]:
@@ -511,20 +557,33 @@ def _turning(values: np.ndarray, threshold: float) -> list[int]:
     return [k for k in found if 0 < k < len(values) - 1]
 
 
-def _grow(paths: list[np.ndarray], delta: float) -> list[np.ndarray]:
-    """The union of the polygons grown by ``delta`` grid steps (outer outlines and holes)."""
+def _grow(paths: list[np.ndarray], simplify: float, delta: float) -> list[np.ndarray]:
+    """The union of the polygons grown by ``simplify`` grid steps, its outlines simplified
+    within as much, then grown by ``delta``: a superset of the union, within
+    ``2 simplify + delta`` of it.
+
+    Grown before it is simplified, the union has one outline where the pieces' own
+    outlines meet and cross, and slivers a step or two off it are inside: simplifying
+    each piece's outline alone would leave steps where two of them cross, and a part
+    sliding along would stop at such a step as at a wall.
+    """
     usable = [p.tolist() for p in paths if len(p) >= 3]
     if not usable:
         return []
     clipper = pyclipper.Pyclipper()
     clipper.AddPaths([_ccw(p) for p in usable], pyclipper.PT_SUBJECT, True)
     union = clipper.Execute(pyclipper.CT_UNION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
+    rings = [_simplified(np.array(p, np.int64), simplify) for p in _offset(union, math.ceil(simplify))]
+    return [np.array(p, np.int64) for p in _offset([r.tolist() for r in rings if len(r) >= 3], math.ceil(delta))]
+
+
+def _offset(paths: list, delta: int) -> list:
+    """Polygons grown by ``delta`` grid steps (mitred corners, squared beyond MITER), cleaned
+    of vertices within CLEAN of each other (copies a turn apart meet with float noise) and
+    grown by that much more."""
     offset = pyclipper.PyclipperOffset(MITER)
-    offset.AddPaths(union, pyclipper.JT_MITER, pyclipper.ET_CLOSEDPOLYGON)
-    # Copies a turn apart meet with float noise: steps of a grid unit or two where they join,
-    # which would leave slivers of free space. Cleaned, outlines move by at most CLEAN.
-    grown = pyclipper.CleanPolygons(offset.Execute(math.ceil(delta) + CLEAN), CLEAN)
-    return [np.array(p, np.int64) for p in grown if len(p) >= 3]
+    offset.AddPaths(paths, pyclipper.JT_MITER, pyclipper.ET_CLOSEDPOLYGON)
+    return [p for p in pyclipper.CleanPolygons(offset.Execute(delta + CLEAN), CLEAN) if len(p) >= 3]
 
 
 def _ccw(path: list) -> list:
