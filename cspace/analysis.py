@@ -19,10 +19,10 @@ from .checks import check_initial_overlaps, check_profiles
 from .errors import ModelError, UnsupportedPairError
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
-from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, snapped
+from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, outlines, snapped
 from .model import Mechanism, Part, Slice
 from .pairs import interacting_pairs
-from .contact_curves import Piece
+from .contact_curves import Shape
 from .pairspace import PairSpace, translation_pair_space
 from .rotation import RotationBuilder
 
@@ -126,6 +126,7 @@ class _PairBuilder:
         self.mechanism = mechanism
         self.tolerance = mechanism.tolerance
         self._pieces: dict[tuple[str, int], list[ConvexPiece]] = {}
+        self._shapes: dict[tuple[str, int], Shape] = {}
         self._spaces: dict[str, PairSpace] = {}
 
     def build(self, a: Part, b: Part) -> PairSpace:
@@ -149,23 +150,35 @@ class _PairBuilder:
 
     def rotating(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> PairSpace:
         """The pair space of a pair in which a part turns (:mod:`cspace.rotation`)."""
-        arc = self.tolerance.rotation_arc
-        pieces = {part.name: [_piece(p, s.z, self.tolerance.quantum) for i, s in enumerate(part.slices)
-                              for p in self.pieces(part, i, arc) if _layers_meet(s, a if part is b else b)]
-                  for part in (a, b)}
-        reach = {part.name: self._reach(part, pieces[part.name]) for part in (a, b)}
-        builder = RotationBuilder(self.mechanism, a, b, coordinates, pieces[a.name], pieces[b.name], reach)
+        shapes = {part.name: [self.shape(part, i) for i, s in enumerate(part.slices)
+                              if _layers_meet(s, a if part is b else b)] for part in (a, b)}
+        reach = {part.name: self._reach(part, shapes[part.name]) for part in (a, b)}
+        builder = RotationBuilder(self.mechanism, a, b, coordinates, shapes[a.name], shapes[b.name], reach)
         return builder.build()
 
-    def _reach(self, part: Part, pieces: list[ConvexPiece]) -> float:
+    def shape(self, part: Part, index: int) -> Shape:
+        """A slice's outline, arcs flattened within the rotation budget, in lengths relative
+        to the mechanism's origin."""
+        key = (part.name, index)
+        if key not in self._shapes:
+            ox, oy = self.mechanism.origin
+            arc, quantum = self.tolerance.rotation_arc, self.tolerance.quantum
+            polylines = [replace(polyline, vertices=tuple((x - ox, y - oy) for x, y in polyline.vertices))
+                         for polyline in (p.polyline(arc) for p in part.slices[index].oriented)]
+            rings = [(np.array(ring.vertices, float) * quantum, ring.vertex_features, ring.edge_faces)
+                     for ring in outlines(polylines, quantum, GRID_ROUNDING)]
+            self._shapes[key] = Shape.of(rings, part.slices[index].z)
+        return self._shapes[key]
+
+    def _reach(self, part: Part, shapes: list[Shape]) -> float:
         """How far the part's material reaches from its pivot (its size when it does not turn)."""
         pivot = next((self.mechanism.coordinate(c).pivot for c in part.coordinates
                       if self.mechanism.coordinate(c).is_angle), None)
-        if pivot is None or not pieces:
+        if pivot is None or not shapes:
             return self.tolerance.size
         ox, oy = self.mechanism.origin
         centre = np.array([pivot[0] - ox, pivot[1] - oy])
-        return max(float(np.max(np.hypot(*(p.vertices - centre).T))) for p in pieces)
+        return max(float(np.max(np.hypot(*(s.vertices - centre).T))) for s in shapes)
 
     def _motion(self, a: Part, coordinates: tuple[str, ...]) -> list[tuple]:
         """How each coordinate moves its part, for the cache key of a rotating pair."""
@@ -207,23 +220,16 @@ class _PairBuilder:
             columns.append((sign * Fraction(coordinate.axis[0]), sign * Fraction(coordinate.axis[1])))
         return columns
 
-    def pieces(self, part: Part, index: int, arc: float | None = None) -> list[ConvexPiece]:
-        """Convex pieces of a slice, its arcs flattened within ``arc`` (the arc tolerance by default)."""
-        arc = self.tolerance.arc if arc is None else arc
-        key = (part.name, index, arc)
+    def pieces(self, part: Part, index: int) -> list[ConvexPiece]:
+        key = (part.name, index)
         if key not in self._pieces:
             # Relative to the mechanism's origin: A - B is unchanged by a shift of both, and
             # parts drawn far out keep their precision on the grid (and its integer range).
             ox, oy = self.mechanism.origin
             polylines = [replace(polyline, vertices=tuple((x - ox, y - oy) for x, y in polyline.vertices))
-                         for polyline in (p.polyline(arc) for p in part.slices[index].oriented)]
+                         for polyline in (p.polyline(self.tolerance.arc) for p in part.slices[index].oriented)]
             self._pieces[key] = convex_pieces(polylines, self.tolerance.quantum, GRID_ROUNDING)
         return self._pieces[key]
-
-
-def _piece(piece: ConvexPiece, z: tuple[float, float], quantum: float) -> Piece:
-    """A convex piece of a slice at ``z``, off the grid, in lengths (relative to the mechanism's origin)."""
-    return Piece(np.array(piece.vertices, float) * quantum, piece.vertex_features, piece.edge_faces, z)
 
 
 def _layers_meet(slice_: Slice, other: Part) -> bool:

@@ -86,6 +86,49 @@ def convex_pieces(polylines: Iterable[Polyline], quantum: float, flat: float = 0
     corner's tangent point lie on straight stretches, and rounding to the grid must not
     make a convex outline look concave (it would be cut into pieces for nothing).
     """
+    pieces = []
+    material, edge_face = _material(polylines, quantum, flat)
+    for polygon in material:
+        corners = _corners(polygon, edge_face)
+        for ring in _convex_rings(polygon, edge_face, flat):
+            n = len(ring)
+            pieces.append(ConvexPiece(
+                tuple(ring), tuple(corners[p] for p in ring),
+                tuple(edge_face.along(ring[i], ring[(i + 1) % n]) for i in range(n))))
+    return pieces
+
+
+def outlines(polylines: Iterable[Polyline], quantum: float, flat: float = 0.0) -> list[Outline]:
+    """A slice's material (outer profiles and holes, touching profiles joined) as rings on
+    the grid, material on the left, each vertex and edge with its feature and faces."""
+    material, edge_face = _material(polylines, quantum, flat)
+    found = []
+    for polygon in material:
+        corners = _corners(polygon, edge_face)
+        for ring in (polygon.exterior, *polygon.interiors):
+            points = _strip_collinear([(int(x), int(y)) for x, y in ring.coords[:-1]], edge_face, flat)
+            n = len(points)
+            found.append(Outline(tuple(points), tuple(corners[p] for p in points),
+                                 tuple(edge_face.along(points[i], points[(i + 1) % n]) for i in range(n))))
+    return found
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A ring of a slice's material on the grid, material on its left: vertices, the
+    feature at each vertex, the faces along each edge (from vertex i to i + 1)."""
+
+    vertices: tuple[IntPoint, ...]
+    vertex_features: tuple[str, ...]
+    edge_faces: tuple[tuple[str, ...], ...]
+
+    def __repr__(self) -> str:
+        return f"Outline(vertices={len(self.vertices)})"
+
+
+def _material(polylines: Iterable[Polyline], quantum: float, flat: float) -> tuple[list[Polygon], _FaceIndex]:
+    """The slice's material on the grid, as counterclockwise polygons with holes, and the
+    faces of its outline by edge."""
     edge_face = _FaceIndex(flat)
     outers, holes = [], []
     for polyline in polylines:
@@ -98,18 +141,8 @@ def convex_pieces(polylines: Iterable[Polyline], quantum: float, flat: float = 0
     material = shapely.union_all(_touching([Polygon(o) for o in outers], flat))
     if holes:
         material = material.difference(shapely.union_all([Polygon(h) for h in holes]))
-    pieces = []
-    for polygon in getattr(material, "geoms", [material]):
-        if polygon.is_empty:
-            continue
-        polygon = orient_polygon(polygon)
-        corners = _corners(polygon, edge_face)
-        for ring in _convex_rings(polygon, edge_face, flat):
-            n = len(ring)
-            pieces.append(ConvexPiece(
-                tuple(ring), tuple(corners[p] for p in ring),
-                tuple(edge_face.along(ring[i], ring[(i + 1) % n]) for i in range(n))))
-    return pieces
+    polygons = [orient_polygon(p) for p in getattr(material, "geoms", [material]) if not p.is_empty]
+    return polygons, edge_face
 
 
 def _touching(polygons: list[Polygon], flat: float) -> list[Polygon]:

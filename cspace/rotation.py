@@ -4,16 +4,16 @@ The pair's space has one or two axes, each a coordinate scaled to a length: an a
 by :meth:`~cspace.tolerance.Tolerance.angle_scale` (about the part's reach, so a step
 in the space is about how far the parts move), a translation as it is. The first
 angle is swept; the other coordinate, if any, is solved in closed form at each swept
-value (:mod:`cspace.contact_curves`): the blocked intervals of every two convex pieces,
-each end on one contact curve. Samples are added where a curve bends (until its chord
-is within ``curve / 8`` of it at three interior points) and where the contacts change
-(down to the exact grid's step), so each end of an interval runs along one contact
-curve between two samples. The samples of each run of intervals outline a polygon
-through points of the real contact curves. Their union is grown by ``7 curve / 16``,
-its outline simplified within as much (Douglas-Peucker: the kinks where a flattened
-arc's vertices take turns touching go), and grown by ``curve / 8`` more: it holds every
-blocked configuration and strays at most ``curve`` (:class:`~cspace.tolerance.Tolerance`)
-from the sampled curves.
+value (:mod:`cspace.contact_curves`): the blocked intervals of the two outlines, each
+end on a contact curve. Samples are added where a curve bends (until its chord is within
+``curve / 8`` of it at three interior points, so within ``curve / 4`` everywhere, a kink
+where one contact hands over to another included) and where intervals appear, vanish,
+split or join (down to the exact grid's step). The samples of each run of intervals
+outline a polygon through points of the real contact curves. Their union is grown by
+``3 curve / 8``, its outline simplified within as much (Douglas-Peucker: the kinks where
+a flattened arc's vertices take turns touching go), and grown by ``curve / 4`` more: it
+holds every blocked configuration and strays at most ``curve``
+(:class:`~cspace.tolerance.Tolerance`) from the real curves.
 Free space is what is left of the space's box, cut into convex regions
 (:mod:`cspace.convex_regions`).
 
@@ -32,19 +32,17 @@ import numpy as np
 import pyclipper
 import shapely
 
-from .contact_curves import NO_FEATURE, Intervals, Label, Piece, rotation_intervals, rotation_label, \
-    translation_intervals, translation_label
+from .contact_curves import NO_FEATURE, Intervals, Label, Shape, label, rotation_intervals, translation_intervals
 from .convex_regions import LabelledEdges, convex_cover, free_regions, interval_regions
 from .model import Mechanism, Part
 from .pairspace import PairSpace, Region
 
 MARGIN = 0.2  # radians swept beyond a turn (or a limit) on each side, so the seams see their neighbours
 STEP = 0.05  # largest first step of a sweep, in radians
-REACH_STEP = 0.005  # radians between the points where a piece's circle is placed to find where it can touch
-MITER = 4.0
+ROUNDING = 0.05  # a grown corner's arc is flattened within this fraction of the growth
 TURN = 2 * math.pi
 QUARTERS = (0.25, 0.5, 0.75)  # where a chord is checked against its curve
-CLEAN = 16  # grid steps: blocked outlines are cleaned of vertices this close (and grown this much more)  # pyclipper's miter limit when growing blocked space: sharp corners are squared off beyond it
+CLEAN = 16  # grid steps: blocked outlines are cleaned of vertices this close (and grown this much more)
 
 
 @dataclass(frozen=True)
@@ -156,10 +154,10 @@ class RotationBuilder:
     """Blocked and free space of one rotating pair from its parts' convex pieces."""
 
     def __init__(self, mechanism: Mechanism, a: Part, b: Part, coordinates: tuple[str, ...],
-                 pieces_a: list[Piece], pieces_b: list[Piece], reach: dict[str, float]) -> None:
+                 shapes_a: list[Shape], shapes_b: list[Shape], reach: dict[str, float]) -> None:
         self.mechanism, self.a, self.b = mechanism, a, b
         self.coordinates = coordinates
-        self.pieces_a, self.pieces_b = pieces_a, pieces_b
+        self.shapes_a, self.shapes_b = shapes_a, shapes_b
         self.tol = mechanism.tolerance
         self.motion = _Motion(mechanism, a, b, mechanism.origin)
         self.axes = axes_of(mechanism, coordinates, reach)
@@ -182,8 +180,7 @@ class RotationBuilder:
         axis = self.axes[0]
         values = {axis.name: np.zeros(1)}
         spans: list[tuple[float, float, Label | None, Label | None]] = []
-        for pa in self.pieces_a:
-            for pb in (pb for pb in self.pieces_b if pa.meets(pb)):
+        for pa, pb in self._layers():
                 solved = self._solve(pa, pb, axis, values, 1)
                 for m in range(int(solved.count[0])):
                     lo, hi = float(solved.lo[0, m]), float(solved.hi[0, m])
@@ -200,12 +197,11 @@ class RotationBuilder:
         u, v = self.axes
         u_low, u_high = self._swept(u)
         paths, stretches = [], []
-        for pa, pb in self._interacting():
+        for pa, pb in self._layers():
             def solve(us: np.ndarray, pa=pa, pb=pb) -> Intervals:
                 return self._solve(pa, pb, v, {u.name: us}, len(us))
             sweep = _Sweep(solve, u, v, self.tol.curve, self.quantum)
-            for low, high in self._reachable(pa, pb, u, v, u_low, u_high):
-                sweep.run(low, high)
+            sweep.run(u_low, u_high)
             labels: dict[int, Label | None] = {}
             for exact, features in sweep.polygons(self.quantum):
                 paths.append(exact)
@@ -215,7 +211,7 @@ class RotationBuilder:
         shifts = _turns(u, v)
         paths = [path + shift for path in paths for shift in shifts]
         stretches = [(line + shift, label) for line, label in stretches for shift in shifts]
-        grown = _grow(paths, 7 * self.tol.curve / 16 / self.quantum, self.tol.curve / 8 / self.quantum)
+        grown = _grow(paths, 3 * self.tol.curve / 8 / self.quantum, self.tol.curve / 4 / self.quantum)
         box = self._box(u, v, grown)
         edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
         regions = free_regions(box, grown, edges, (u, v), self.quantum, self.a.name, self.b.name)
@@ -229,50 +225,11 @@ class RotationBuilder:
             return -half, half
         return axis.low - MARGIN, axis.high + MARGIN
 
-    def _interacting(self) -> list[tuple[Piece, Piece]]:
-        """Piece pairs that can touch: the rings their pieces sweep about the pivots meet
-        (every pair when no such shortcut applies)."""
-        pairs = []
-        centres = [self.motion.poses[name].pivot if self.motion.poses[name].rotation else None
-                   for name in (self.a.name, self.b.name)]
-        for pa in self.pieces_a:
-            for pb in self.pieces_b:
-                if pa.meets(pb) and (any(c is None for c in centres) or _rings_meet(pa, pb, *centres)):
-                    pairs.append((pa, pb))
-        return pairs
+    def _layers(self) -> list[tuple[Shape, Shape]]:
+        """The two parts' slices that overlap in z, in pairs."""
+        return [(sa, sb) for sa in self.shapes_a for sb in self.shapes_b if sa.meets(sb)]
 
-    def _reachable(self, pa: Piece, pb: Piece, u: Axis, v: Axis, low: float, high: float) -> list[tuple[float, float]]:
-        """Stretches of the swept angle where the two pieces may touch: the circle round the
-        piece that turns with ``u`` meets what the other sweeps as ``v`` runs over everything
-        (a ring about its pivot, or a strip along its axis). Found on a fine grid, widened by
-        how far the circle can move between two of its points; the whole range when both
-        coordinates move one part."""
-        owner = {c: self.mechanism.coordinate(c).part for c in (u.name, v.name)}
-        if owner[u.name] == owner[v.name]:
-            return [(low, high)]
-        turning, other = (pa, pb) if owner[u.name] == self.a.name else (pb, pa)
-        pose_u, pose_v = self.motion.poses[owner[u.name]], self.motion.poses[owner[v.name]]
-        middle = turning.vertices.mean(axis=0)
-        radius = float(np.max(np.hypot(*(turning.vertices - middle).T)))
-        arm = middle - pose_u.pivot
-        count = max(16, math.ceil((high - low) / REACH_STEP))
-        us = np.linspace(low, high, count + 1)
-        centres = pose_u.pivot[None, :] + _turn(np.broadcast_to(arm, (len(us), 2)), us)
-        step = float(np.hypot(*arm)) * (high - low) / count
-        if v.is_angle:
-            reach = np.hypot(*(other.vertices - pose_v.pivot).T)
-            inner, outer = (0.0 if _holds(other.vertices, pose_v.pivot) else reach.min()), reach.max()
-            where = np.hypot(*(centres - pose_v.pivot).T)
-        else:
-            axis = pose_v.translations[0][1]
-            normal = np.array([-axis[1], axis[0]])
-            spread = other.vertices @ normal
-            inner, outer = spread.min(), spread.max()
-            where = centres @ normal
-        near = (where >= inner - radius - step) & (where <= outer + radius + step)
-        return [(float(us[max(a - 1, 0)]), float(us[min(b + 1, count)])) for a, b in _runs_of(near)]
-
-    def _solve(self, pa: Piece, pb: Piece, v: Axis, values: dict[str, np.ndarray], k: int) -> Intervals:
+    def _solve(self, pa: Shape, pb: Shape, v: Axis, values: dict[str, np.ndarray], k: int) -> Intervals:
         """Blocked intervals of ``v`` (unscaled) at ``k`` placements given by ``values``: arcs
         as they come (``lo`` in one turn) when ``v`` wraps, else laid out over its range."""
         held = dict(values)
@@ -280,19 +237,14 @@ class RotationBuilder:
         for name in self.coordinates:
             held.setdefault(name, np.zeros(k))
         angle, offset = self.motion.placement(held, k)
-        placed = _turn(np.broadcast_to(pb.vertices, (k,) + pb.vertices.shape), angle) + offset[:, None, :]
         kind, where, sign = self.motion.along(v.name, held, k)
         if kind == "translation":
-            return translation_intervals(pa, placed, where)
-        arcs = rotation_intervals(pa, placed, where, sign)
+            return translation_intervals(pa, pb, angle, offset, where)
+        arcs = rotation_intervals(pa, pb, angle, offset, where, sign)
         return arcs if v.period else _unrolled(arcs, v.low - MARGIN, v.high + MARGIN)
 
-    def _label(self, pa: Piece, pb: Piece, axis: Axis, feature: int) -> Label | None:
-        if feature == NO_FEATURE:
-            return None
-        if axis.is_angle:
-            return rotation_label(pa, pb, feature)
-        return translation_label(pa, pb, feature)
+    def _label(self, pa: Shape, pb: Shape, axis: Axis, feature: int) -> Label | None:
+        return None if feature == NO_FEATURE else label(pa, pb, feature)
 
     def _box(self, u: Axis, v: Axis, grown: list[np.ndarray]) -> tuple[int, int, int, int]:
         """The space's box on the grid: a turn (or the limits and a margin) along an angle,
@@ -329,27 +281,6 @@ def _turns(u: Axis, v: Axis) -> list[np.ndarray]:
     """Shifts on the grid that repeat one turn's blocked space on either side of each wrapping axis."""
     along = [[0, -axis.period, axis.period] if axis.period else [0] for axis in (u, v)]
     return [np.array([du, dv], np.int64) for du in along[0] for dv in along[1]]
-
-
-def _holds(vertices: np.ndarray, point: np.ndarray) -> bool:
-    """Does the convex counterclockwise polygon hold the point (on its boundary included)?"""
-    edges = np.roll(vertices, -1, axis=0) - vertices
-    offsets = point[None, :] - vertices
-    return bool(np.all(edges[:, 0] * offsets[:, 1] - edges[:, 1] * offsets[:, 0] >= 0))
-
-
-def _runs_of(flags: np.ndarray) -> list[tuple[int, int]]:
-    """(first, last) index of each run of True."""
-    edges = np.diff(np.concatenate([[0], flags.astype(int), [0]]))
-    return list(zip(np.flatnonzero(edges == 1).tolist(), (np.flatnonzero(edges == -1) - 1).tolist()))
-
-
-def _rings_meet(pa: Piece, pb: Piece, ca: np.ndarray | None, cb: np.ndarray | None) -> bool:
-    """Can the rings swept by the two pieces about their parts' pivots meet?"""
-    ra = np.hypot(*(pa.vertices - ca).T)
-    rb = np.hypot(*(pb.vertices - cb).T)
-    gap = float(np.hypot(*(ca - cb)))
-    return gap <= ra.max() + rb.max() and ra.min() <= gap + rb.max() and rb.min() <= gap + ra.max()
 
 
 def _unrolled(arcs: Intervals, low: float, high: float) -> Intervals:
@@ -395,12 +326,15 @@ def _merge_touching(spans: list[list]) -> list[list]:
 
 
 class _Sweep:
-    """Adaptive samples of one piece pair's blocked intervals along the swept angle.
+    """Adaptive samples of two slices' blocked intervals along the swept angle.
 
-    A stretch between two samples is accepted when both have the same contacts at every
-    interval end and the chord of each end is within ``curve / 3`` of the curve (in the
-    scaled space) at a quarter, half and three quarters of the way; otherwise it is cut.
-    Where contacts change it is cut down to one grid step.
+    A stretch between two samples is accepted when their intervals match (as many, each
+    overlapping the other's) there and at a quarter, half and three quarters of the way,
+    and the chord of each end is within ``curve / 8`` of the inner samples (in the scaled
+    space); otherwise it is cut. Where intervals appear, vanish, split or join it is cut
+    down to one grid step. Where one contact hands over to another along an end (a kink)
+    it is not: the kink lies within twice the checked distance of the chord, and the
+    blocked space is grown by that (``curve / 4``, see :func:`_grow`).
     """
 
     def __init__(self, solve, u: Axis, v: Axis, curve: float, quantum: float) -> None:
@@ -421,7 +355,7 @@ class _Sweep:
                     continue
                 if b - a <= self.step:
                     self.accepted.add((a, b))
-                elif self._shape(a) != self._shape(b):
+                elif not _matching(self.samples[a], self.samples[b]):
                     splits.append((a + b) / 2)
                 else:
                     checks.append((a, b))
@@ -432,7 +366,7 @@ class _Sweep:
             close = self._close(checks, found)
             for n, (a, b) in enumerate(checks):
                 inner = found[3 * n:3 * n + 3]
-                if close[n] and all(self._same(a, r) for r in inner):
+                if close[n] and all(_matching(self.samples[a], r) for r in inner):
                     self.accepted.add((a, b))
                 else:
                     self._store(probes[3 * n:3 * n + 3], inner)
@@ -455,13 +389,6 @@ class _Sweep:
     def _store(self, us: np.ndarray, results: list[tuple]) -> None:
         for u, result in zip(us.tolist(), results):
             self.samples[u] = result
-
-    def _shape(self, u: float) -> tuple:
-        lo, hi, f_lo, f_hi = self.samples[u]
-        return f_lo, f_hi
-
-    def _same(self, u: float, result: tuple) -> bool:
-        return self._shape(u) == (result[2], result[3])
 
     def _close(self, checks: list[tuple[float, float]], found: list[tuple]) -> np.ndarray:
         """Per stretch (a, b): is every end's chord within the limit of the curve at the three
@@ -491,21 +418,33 @@ class _Sweep:
         return [_outline(run, self.u.scale, self.v.scale, quantum) for run in self._runs() if run]
 
     def _runs(self) -> list[list[tuple]]:
-        """Runs of intervals over consecutive samples: (u, lo, hi, lo feature, hi feature)."""
+        """Runs of intervals over consecutive samples: (u, lo, hi, lo feature, hi feature).
+
+        Two samples whose intervals match (as many, each overlapping the other's) continue
+        each other's runs; where they do not, every run ends, a grid step short of where
+        the next ones start."""
         runs: list[list] = []
         open_runs: list[int] = []
-        for k, u in enumerate(sorted(self.samples)):
+        previous = None
+        for u in sorted(self.samples):
             lo, hi, f_lo, f_hi = self.samples[u]
-            continues = k > 0 and len(lo) == len(open_runs) and all(
-                runs[r][-1][1] < hi[m] and lo[m] < runs[r][-1][2] for m, r in enumerate(open_runs))
-            if not continues:
+            if previous is None or not _matching(previous, self.samples[u]):
                 open_runs = []
                 for m in range(len(lo)):
                     runs.append([])
                     open_runs.append(len(runs) - 1)
             for m, r in enumerate(open_runs):
                 runs[r].append((u, lo[m], hi[m], f_lo[m], f_hi[m]))
+            previous = self.samples[u]
         return runs
+
+
+def _matching(first: tuple, second: tuple) -> bool:
+    """Do two samples' intervals match: as many, each overlapping the other's (the same
+    stretch of blocked values, moved a little)? A contact may change between them: where
+    one contact hands over to another along an interval's end, the end is continuous."""
+    lo, hi = first[0], first[1]
+    return len(lo) == len(second[0]) and bool(np.all((lo < second[1]) & (second[0] < hi)))
 
 
 def _outline(run: list[tuple], su: float, sv: float, quantum: float) -> tuple[np.ndarray, list[int]]:
@@ -578,12 +517,19 @@ def _grow(paths: list[np.ndarray], simplify: float, delta: float) -> list[np.nda
 
 
 def _offset(paths: list, delta: int) -> list:
-    """Polygons grown by ``delta`` grid steps (mitred corners, squared beyond MITER), cleaned
-    of vertices within CLEAN of each other (copies a turn apart meet with float noise) and
-    grown by that much more."""
-    offset = pyclipper.PyclipperOffset(MITER)
-    offset.AddPaths(paths, pyclipper.JT_MITER, pyclipper.ET_CLOSEDPOLYGON)
-    return [p for p in pyclipper.CleanPolygons(offset.Execute(delta + CLEAN), CLEAN) if len(p) >= 3]
+    """Polygons grown by ``delta`` grid steps, cleaned of vertices within CLEAN of each other
+    (copies a turn apart meet with float noise) and grown by that much more.
+
+    Corners are rounded (their arcs' chords within ROUNDING of the arc, made up by growing
+    that much more): where an interval of blocked values closes to a point, its outline
+    ends in a cusp, and a cusp squared off would face a part sliding along the outline
+    with a wall; rounded, the part rides over it. A corner of nearly straight edges gets
+    no arc points, so a part riding over a crest is not given a level stretch there."""
+    rounding = max(1.0, delta * ROUNDING)
+    offset = pyclipper.PyclipperOffset(arc_tolerance=rounding)
+    offset.AddPaths(paths, pyclipper.JT_ROUND, pyclipper.ET_CLOSEDPOLYGON)
+    grown = offset.Execute(delta + math.ceil(rounding) + CLEAN)
+    return [p for p in pyclipper.CleanPolygons(grown, CLEAN) if len(p) >= 3]
 
 
 def _ccw(path: list) -> list:
