@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 import pyclipper
@@ -26,6 +27,7 @@ from shapely.geometry import Polygon
 
 from .contact_curves import Label
 from .pairspace import FAR, Contact, Region, RegionEdge
+from .trapezoids import decompose
 
 GridPoint = tuple[int, int]
 
@@ -76,15 +78,12 @@ def free_regions(box: tuple[int, int, int, int], blocked: list[np.ndarray], edge
                  quantum: float, part_a: str, part_b: str) -> list[Region]:
     """Closed convex regions covering the box less the blocked polygons, named r1, r2, ...,
     with the strips past the box along a translation and the copies across the seams."""
-    pieces, labels = [], {}
-    for polygon in _free_polygons(box, blocked):
+    polygons = _free_polygons(box, blocked)
+    labels: dict = {}
+    for polygon in polygons:
         labels.update(_boundary_labels(polygon, box, edges))
-        pieces.extend(_merge(_triangles(polygon), labels))
-
-    def label_of(p: GridPoint, q: GridPoint) -> Label | None:
-        return labels.get((p, q))
-
-    regions = [_region(piece, label_of, quantum, part_a, part_b) for piece in pieces]
+    regions = [_side_region(sides, quantum, part_a, part_b) for sides in decompose(polygons, labels)]
+    regions = [region for region in regions if region is not None]
     regions += _strips(box, axes, quantum)
     regions.sort(key=_order)
     named = [_named(region, f"r{k + 1}") for k, region in enumerate(regions)]
@@ -270,6 +269,69 @@ def _convex_at(ring: list[GridPoint], vertex: GridPoint, labels: dict) -> bool:
     if turn > 0:
         return True
     return turn == 0 and labels.get((before, vertex)) == labels.get((vertex, after))
+
+
+def _side_region(sides: list, quantum: float, part_a: str, part_b: str) -> Region | None:
+    """A region from its half-planes (integer rows a x + b y <= c on the grid, each with its
+    label), counterclockwise: the sides that bound it with positive length, in lengths."""
+    polygon = _clipped(sides)
+    if polygon is None:
+        return None
+    rows, bounds, edges = [], [], []
+    for (a, b, c), label, start, end in polygon:
+        norm = math.hypot(a, b)
+        rows.append((a / norm, b / norm))
+        bounds.append(c * quantum / norm)
+        edges.append(RegionEdge(len(rows) - 1, (start[0] * quantum, start[1] * quantum),
+                                (end[0] * quantum, end[1] * quantum), _contacts(label, part_a, part_b)))
+    vertices = np.array([start for _, _, start, _ in polygon], float) * quantum
+    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+    return Region("", np.array(rows, float), np.array(bounds, float), vertices, tuple(edges), 2,
+                  (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
+
+
+def _clipped(sides: list) -> list | None:
+    """The convex polygon of the half-planes, exactly: (row, label, start, end) for each side
+    that bounds it with positive length, counterclockwise; None if it has no area."""
+    big = 2 ** 62
+    polygon = [(Fraction(-big), Fraction(-big)), (Fraction(big), Fraction(-big)),
+               (Fraction(big), Fraction(big)), (Fraction(-big), Fraction(big))]
+    owner = [None] * 4  # the side each polygon edge (from vertex i to i + 1) lies on
+    for s, ((a, b, c), _) in enumerate(sides):
+        out, owners = [], []
+        n = len(polygon)
+        for i in range(n):
+            p, q = polygon[i], polygon[(i + 1) % n]
+            fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
+            if fp <= 0:
+                out.append(p)
+                owners.append(owner[i])
+            if (fp < 0 < fq) or (fq < 0 < fp):
+                t = fp / (fp - fq)
+                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+                owners.append(s if fp < 0 else owner[i])
+        polygon, owner = out, owners
+        if len(polygon) < 3:
+            return None
+    kept = []
+    n = len(polygon)
+    for i in range(n):
+        start, end = polygon[i], polygon[(i + 1) % n]
+        if start != end and owner[i] is not None:
+            row, label = sides[owner[i]]
+            if kept and kept[-1][0] == row:
+                kept[-1] = (row, label, kept[-1][2], end)
+            else:
+                kept.append((row, label, start, end))
+    if len(kept) > 1 and kept[0][0] == kept[-1][0]:
+        first = kept.pop(0)
+        kept[-1] = (first[0], first[1], kept[-1][2], first[3])
+    area = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(polygon, polygon[1:] + polygon[:1]))
+    return [(row, label, _float2(start), _float2(end)) for row, label, start, end in kept] if area > 0 else None
+
+
+def _float2(point: tuple) -> tuple[float, float]:
+    return (float(point[0]), float(point[1]))
 
 
 def _region(piece: list[GridPoint], label_of: Callable, quantum: float, part_a: str, part_b: str) -> Region:

@@ -42,7 +42,7 @@ STEP = 0.05  # largest first step of a sweep, in radians
 ROUNDING = 0.05  # a grown corner's arc is flattened within this fraction of the growth
 TURN = 2 * math.pi
 QUARTERS = (0.25, 0.5, 0.75)  # where a chord is checked against its curve
-CLEAN = 16  # grid steps: blocked outlines are cleaned of vertices this close (and grown this much more)
+CLEAN = 4  # blocked outlines are cleaned of vertices this many length tolerances apart (and grown as much)
 
 
 @dataclass(frozen=True)
@@ -211,7 +211,8 @@ class RotationBuilder:
         shifts = _turns(u, v)
         paths = [path + shift for path in paths for shift in shifts]
         stretches = [(line + shift, label) for line, label in stretches for shift in shifts]
-        grown = _grow(paths, 3 * self.tol.curve / 8 / self.quantum, self.tol.curve / 4 / self.quantum)
+        grown = _grow(paths, 3 * self.tol.curve / 8 / self.quantum, self.tol.curve / 4 / self.quantum,
+                      CLEAN * self.tol.length / self.quantum)
         box = self._box(u, v, grown)
         edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
         regions = free_regions(box, grown, edges, (u, v), self.quantum, self.a.name, self.b.name)
@@ -496,10 +497,10 @@ def _turning(values: np.ndarray, threshold: float) -> list[int]:
     return [k for k in found if 0 < k < len(values) - 1]
 
 
-def _grow(paths: list[np.ndarray], simplify: float, delta: float) -> list[np.ndarray]:
+def _grow(paths: list[np.ndarray], simplify: float, delta: float, clean: float) -> list[np.ndarray]:
     """The union of the polygons grown by ``simplify`` grid steps, its outlines simplified
     within as much, then grown by ``delta``: a superset of the union, within
-    ``2 simplify + delta`` of it.
+    ``2 simplify + delta + 2 clean`` of it.
 
     Grown before it is simplified, the union has one outline where the pieces' own
     outlines meet and cross, and slivers a step or two off it are inside: simplifying
@@ -512,13 +513,14 @@ def _grow(paths: list[np.ndarray], simplify: float, delta: float) -> list[np.nda
     clipper = pyclipper.Pyclipper()
     clipper.AddPaths([_ccw(p) for p in usable], pyclipper.PT_SUBJECT, True)
     union = clipper.Execute(pyclipper.CT_UNION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
-    rings = [_simplified(np.array(p, np.int64), simplify) for p in _offset(union, math.ceil(simplify))]
-    return [np.array(p, np.int64) for p in _offset([r.tolist() for r in rings if len(r) >= 3], math.ceil(delta))]
+    rings = [_simplified(np.array(p, np.int64), simplify) for p in _offset(union, math.ceil(simplify), clean)]
+    return [np.array(p, np.int64) for p in _offset([r.tolist() for r in rings if len(r) >= 3], math.ceil(delta), clean)]
 
 
-def _offset(paths: list, delta: int) -> list:
-    """Polygons grown by ``delta`` grid steps, cleaned of vertices within CLEAN of each other
-    (copies a turn apart meet with float noise) and grown by that much more.
+def _offset(paths: list, delta: int, clean: float) -> list:
+    """Polygons grown by ``delta`` grid steps, cleaned of vertices within ``clean`` of each
+    other and grown by that much more: an edge shorter than the length tolerance would
+    make a region thinner than it, which a part could not cross (both its walls tight).
 
     Corners are rounded (their arcs' chords within ROUNDING of the arc, made up by growing
     that much more): where an interval of blocked values closes to a point, its outline
@@ -528,8 +530,8 @@ def _offset(paths: list, delta: int) -> list:
     rounding = max(1.0, delta * ROUNDING)
     offset = pyclipper.PyclipperOffset(arc_tolerance=rounding)
     offset.AddPaths(paths, pyclipper.JT_ROUND, pyclipper.ET_CLOSEDPOLYGON)
-    grown = offset.Execute(delta + math.ceil(rounding) + CLEAN)
-    return [p for p in pyclipper.CleanPolygons(grown, CLEAN) if len(p) >= 3]
+    grown = offset.Execute(delta + math.ceil(rounding) + math.ceil(clean))
+    return [p for p in pyclipper.CleanPolygons(grown, clean) if len(p) >= 3]
 
 
 def _ccw(path: list) -> list:
