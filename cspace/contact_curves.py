@@ -341,9 +341,12 @@ def _wrap(v: np.ndarray) -> np.ndarray:
 
 def _starts(roots: _Roots, K: int) -> np.ndarray:
     """Per placement, a value of ``v`` half way across the widest gap between its roots."""
+    order = np.lexsort((roots.v, roots.k))
+    k_all, v_all = roots.k[order], roots.v[order]
+    bounds = np.searchsorted(k_all, np.arange(K + 1))
     start = np.zeros(K)
     for k in range(K):
-        values = np.sort(roots.v[roots.k == k])
+        values = v_all[bounds[k]:bounds[k + 1]]
         if len(values):
             gaps = np.diff(np.append(values, values[0] + TURN))
             g = int(np.argmax(gaps))
@@ -424,23 +427,20 @@ def _runs(v: np.ndarray, f: np.ndarray, inside: np.ndarray, cyclic: bool) -> lis
     """Blocked stretches: ``inside[m]`` tells the stretch before root m (the last, after the
     last root); for a turn the roots run from a start value once round."""
     n = len(v)
-    if cyclic and not n:
-        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]] if inside[0] else []
+    if not inside.any():
+        return []
+    if cyclic and (not n or inside.all()):
+        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]]
+    flags = inside.astype(np.int8)
+    change = np.diff(np.concatenate([[0], flags, [0]]))
+    firsts, lasts = np.flatnonzero(change == 1), np.flatnonzero(change == -1) - 1
     runs = []
-    k = 0
-    while k <= n:
-        if not inside[k]:
-            k += 1
-            continue
-        j = k
-        while j + 1 <= n and inside[j + 1]:
-            j += 1
+    for k, j in zip(firsts.tolist(), lasts.tolist()):
         lo = v[k - 1] if k > 0 else (v[-1] - TURN if cyclic else -math.inf)
         hi = v[j] if j < n else (v[0] + TURN if cyclic else math.inf)
         f_lo = f[k - 1] if k > 0 else (f[-1] if cyclic else NO_FEATURE)
         f_hi = f[j] if j < n else (f[0] if cyclic else NO_FEATURE)
-        runs.append([lo, hi, f_lo, f_hi])
-        k = j + 1
+        runs.append([float(lo), float(hi), int(f_lo), int(f_hi)])
     if cyclic and len(runs) > 1 and inside[0] and inside[n]:
         first, last = runs[0], runs.pop()
         runs[0] = [last[0], first[1] + TURN, last[2], first[3]]

@@ -305,7 +305,8 @@ def _clipped(sides: list) -> list | None:
             fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
             if fp <= 0:
                 out.append(p)
-                owners.append(owner[i])
+                # From a point on the line towards the outside, the edge runs along the line.
+                owners.append(s if fp == 0 and fq > 0 else owner[i])
             if (fp < 0 < fq) or (fq < 0 < fp):
                 t = fp / (fp - fq)
                 out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))

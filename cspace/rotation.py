@@ -8,7 +8,7 @@ value (:mod:`cspace.contact_curves`): the blocked intervals of the two outlines,
 end on a contact curve. Samples are added where a curve bends (until its chord is within
 ``curve / 8`` of it at three interior points, so within ``curve / 4`` everywhere, a kink
 where one contact hands over to another included) and where intervals appear, vanish,
-split or join (down to the exact grid's step). The samples of each run of intervals
+split or join (down to the length tolerance). The samples of each run of intervals
 outline a polygon through points of the real contact curves. Their union is grown by
 ``3 curve / 8``, its outline simplified within as much (Douglas-Peucker: the kinks where
 a flattened arc's vertices take turns touching go), and grown by ``curve / 4`` more: it
@@ -200,7 +200,7 @@ class RotationBuilder:
         for pa, pb in self._layers():
             def solve(us: np.ndarray, pa=pa, pb=pb) -> Intervals:
                 return self._solve(pa, pb, v, {u.name: us}, len(us))
-            sweep = _Sweep(solve, u, v, self.tol.curve, self.quantum)
+            sweep = _Sweep(solve, u, v, self.tol.curve, self.tol.length)
             sweep.run(u_low, u_high)
             labels: dict[int, Label | None] = {}
             for exact, features in sweep.polygons(self.quantum):
@@ -333,15 +333,16 @@ class _Sweep:
     overlapping the other's) there and at a quarter, half and three quarters of the way,
     and the chord of each end is within ``curve / 8`` of the inner samples (in the scaled
     space); otherwise it is cut. Where intervals appear, vanish, split or join it is cut
-    down to one grid step. Where one contact hands over to another along an end (a kink)
+    down to the length tolerance (``resolution``, scaled): what lies in between is within
+    that of both sides, well inside the growth. Where one contact hands over to another along an end (a kink)
     it is not: the kink lies within twice the checked distance of the chord, and the
     blocked space is grown by that (``curve / 4``, see :func:`_grow`).
     """
 
-    def __init__(self, solve, u: Axis, v: Axis, curve: float, quantum: float) -> None:
+    def __init__(self, solve, u: Axis, v: Axis, curve: float, resolution: float) -> None:
         self.solve, self.u, self.v = solve, u, v
         self.limit = curve / 8
-        self.step = quantum / u.scale
+        self.step = resolution / u.scale
         self.samples: dict[float, tuple] = {}
         self.accepted: set[tuple[float, float]] = set()
 
