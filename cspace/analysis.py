@@ -17,6 +17,7 @@ import numpy as np
 from . import cache
 from .checks import check_initial_overlaps, check_profiles
 from .errors import ModelError, UnsupportedPairError
+from .geometry import region_of
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
 from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, outlines, snapped
@@ -25,6 +26,7 @@ from .pairs import interacting_pairs
 from .contact_curves import Shape
 from .pairspace import PairSpace, translation_pair_space
 from .rotation import RotationBuilder
+from .symmetry import Symmetry, order, sector, symmetry
 
 
 @dataclass
@@ -150,11 +152,35 @@ class _PairBuilder:
 
     def rotating(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> PairSpace:
         """The pair space of a pair in which a part turns (:mod:`cspace.rotation`)."""
-        shapes = {part.name: [self.shape(part, i) for i, s in enumerate(part.slices)
-                              if _layers_meet(s, a if part is b else b)] for part in (a, b)}
+        slices = {part.name: [i for i, s in enumerate(part.slices) if _layers_meet(s, a if part is b else b)]
+                  for part in (a, b)}
+        shapes = {name: [self.shape(self.mechanism.part(name), i) for i in indices] for name, indices in slices.items()}
         reach = {part.name: self._reach(part, shapes[part.name]) for part in (a, b)}
-        builder = RotationBuilder(self.mechanism, a, b, coordinates, shapes[a.name], shapes[b.name], reach)
+        repeats = {part.name: self._symmetry(part, slices[part.name], shapes[part.name], reach[part.name])
+                   for part in (a, b)}
+        builder = RotationBuilder(self.mechanism, a, b, coordinates, shapes[a.name], shapes[b.name], reach,
+                                  {name: r for name, r in repeats.items() if r is not None})
         return builder.build()
+
+    def _symmetry(self, part: Part, indices: list[int], shapes: list[Shape],
+                  reach: float) -> tuple[Symmetry, list[Shape]] | None:
+        """A freely turning part's rotational symmetry about its pivot (on its real outline)
+        and its sectors, one per slice; None when it has none."""
+        angle = next((self.mechanism.coordinate(c) for c in part.coordinates
+                      if self.mechanism.coordinate(c).is_angle), None)
+        if angle is None or not angle.periodic or not shapes:
+            return None
+        ox, oy = self.mechanism.origin
+        pivot = np.array([angle.pivot[0] - ox, angle.pivot[1] - oy])
+        fine = self.tolerance.length
+        polygons = [region_of(part.slices[i].profiles, fine, (ox, oy)) for i in indices]
+        n = order(polygons, tuple(pivot))
+        if n == 1:
+            return None
+        tables = [symmetry(shape, pivot, n) for shape in shapes]
+        merged = Symmetry(n, tuple({k: v for t in tables for k, v in t.faces[j].items()} for j in range(n)))
+        return merged, [sector(shape, pivot, n, reach) for shape in shapes]
+
 
     def shape(self, part: Part, index: int) -> Shape:
         """A slice's outline, arcs flattened within the rotation budget, in lengths relative

@@ -64,7 +64,7 @@ class LabelledEdges:
             a, b = line.interpolate(max(at - step, 0.0)), line.interpolate(min(at + step, line.length))
             along = np.array([b.x - a.x, b.y - a.y])
             norm = np.hypot(*along)
-            skew = abs(float(np.cross(direction, along / norm))) if norm > 0 else 1.0
+            skew = abs(float(direction[0] * along[1] - direction[1] * along[0]) / norm) if norm > 0 else 1.0
             score = (round(skew, 3), line.distance(middle))
             if best is None or score < best:
                 best, label = score, self.labels[k]

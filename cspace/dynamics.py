@@ -424,6 +424,10 @@ class SimpleDynamics:
             known[j] = value
         free = [j for j in range(n) if j not in fixed]
         if not free:
+            # Every velocity known: still, a tight row they push into blocks the motion.
+            G = region.rows(tight)
+            if np.any(G @ known > np.abs(G) @ self.eps):
+                return None
             return Velocity(0.0, known, directions, self.progress(known))
         forced = [j for j in free if j in self.forces]
         unforced = [j for j in free if j not in self.forces]

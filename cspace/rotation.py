@@ -36,9 +36,11 @@ from .contact_curves import NO_FEATURE, Intervals, Label, Shape, label, rotation
 from .convex_regions import LabelledEdges, convex_cover, free_regions, interval_regions
 from .model import Mechanism, Part
 from .pairspace import PairSpace, Region
+from .symmetry import Symmetry
 
 MARGIN = 0.2  # radians swept beyond a turn (or a limit) on each side, so the seams see their neighbours
 STEP = 0.05  # largest first step of a sweep, in radians
+JOIN = 1e-9  # radians: arcs of two sectors this close meet (their cut faces coincide)
 ROUNDING = 0.05  # a grown corner's arc is flattened within this fraction of the growth
 TURN = 2 * math.pi
 QUARTERS = (0.25, 0.5, 0.75)  # where a chord is checked against its curve
@@ -134,8 +136,10 @@ class Axis:
         return f"Axis({self.name!r}, scale={self.scale:g}, period={self.period})"
 
 
-def axes_of(mechanism: Mechanism, coordinates: tuple[str, ...], reach: dict[str, float]) -> list[Axis]:
-    """The pair's axes, the swept angle first: scales, periods and ranges."""
+def axes_of(mechanism: Mechanism, coordinates: tuple[str, ...], reach: dict[str, float],
+            orders: dict[str, int] | None = None) -> list[Axis]:
+    """The pair's axes, the swept angle first: scales, periods and ranges (a turn a whole
+    number of grid steps per sector of a symmetric part)."""
     tol = mechanism.tolerance
     axes = []
     for name in coordinates:
@@ -143,7 +147,7 @@ def axes_of(mechanism: Mechanism, coordinates: tuple[str, ...], reach: dict[str,
         if not c.is_angle:
             axes.append(Axis(name, False, 1.0, 0, -math.inf, math.inf))
             continue
-        scale = tol.angle_scale(reach[c.part])
+        scale = tol.angle_scale(reach[c.part], (orders or {}).get(c.part, 1))
         period = round(2 * math.pi * scale / tol.quantum) if c.periodic else 0
         low, high = (-math.pi, math.pi) if c.periodic else c.limits
         axes.append(Axis(name, True, scale, period, low, high))
@@ -154,14 +158,32 @@ class RotationBuilder:
     """Blocked and free space of one rotating pair from its parts' convex pieces."""
 
     def __init__(self, mechanism: Mechanism, a: Part, b: Part, coordinates: tuple[str, ...],
-                 shapes_a: list[Shape], shapes_b: list[Shape], reach: dict[str, float]) -> None:
+                 shapes_a: list[Shape], shapes_b: list[Shape], reach: dict[str, float],
+                 repeats: dict[str, tuple[Symmetry, list[Shape]]] | None = None) -> None:
         self.mechanism, self.a, self.b = mechanism, a, b
         self.coordinates = coordinates
         self.shapes_a, self.shapes_b = shapes_a, shapes_b
         self.tol = mechanism.tolerance
         self.motion = _Motion(mechanism, a, b, mechanism.origin)
-        self.axes = axes_of(mechanism, coordinates, reach)
         self.quantum = self.tol.quantum
+        repeats = repeats or {}
+        self.axes = axes_of(mechanism, coordinates, reach, {name: r[0].order for name, r in repeats.items()})
+        owner = {axis.name: mechanism.coordinate(axis.name).part for axis in self.axes}
+        # A symmetric part's angle swept over one sector and repeated (the first axis), or the
+        # other part met sector by sector (the second, or only, axis): see cspace.symmetry.
+        u = self.axes[0]
+        self.swept = repeats.get(owner[u.name]) if len(self.axes) == 2 and u.period and \
+            owner[u.name] != owner[self.axes[1].name] else None
+        v = self.axes[-1]
+        single = len(self.axes) == 1 or owner[u.name] != owner[v.name]
+        self.met = repeats.get(owner[v.name]) if v.is_angle and v.period and single else None
+        self.met_is_b = self.met is not None and owner[v.name] == b.name
+        self.swept_is_b = self.swept is not None and owner[u.name] == b.name
+        if self.met is not None:
+            if self.met_is_b:
+                self.shapes_b = self.met[1]
+            else:
+                self.shapes_a = self.met[1]
 
     def build(self) -> PairSpace:
         matrix = np.zeros((len(self.axes), len(self.coordinates)))
@@ -208,9 +230,10 @@ class RotationBuilder:
                 for f in set(features) - set(labels):
                     labels[f] = self._label(pa, pb, v, f)
                 stretches.extend(_stretches(exact, [labels[f] for f in features]))
-        shifts = _turns(u, v)
-        paths = [path + shift for path in paths for shift in shifts]
-        stretches = [(line + shift, label) for line, label in stretches for shift in shifts]
+        shifts = self._shifts(u, v)
+        paths = [path + shift for path in paths for shift, _ in shifts]
+        stretches = [(line + shift, self._turned(label, sectors)) for line, label in stretches
+                     for shift, sectors in shifts]
         grown = _grow(paths, 3 * self.tol.curve / 8 / self.quantum, self.tol.curve / 4 / self.quantum,
                       CLEAN * self.tol.length / self.quantum)
         box = self._box(u, v, grown)
@@ -219,12 +242,35 @@ class RotationBuilder:
         return regions, [p * self.quantum for p in convex_cover(box, grown)]
 
     def _swept(self, axis: Axis) -> tuple[float, float]:
-        """Where the swept angle is sampled: exactly one turn (on the grid) when it wraps,
-        else its limits and a margin."""
+        """Where the swept angle is sampled: exactly one turn (on the grid) when it wraps, one
+        sector of it when its part is symmetric, else its limits and a margin."""
         if axis.period:
             half = axis.period // 2 * self.quantum / axis.scale
+            if self.swept is not None:
+                return -half, -half + 2 * half / self.swept[0].order
             return -half, half
         return axis.low - MARGIN, axis.high + MARGIN
+
+    def _shifts(self, u: Axis, v: Axis) -> list[tuple[np.ndarray, int]]:
+        """Grid shifts that repeat the swept stretch over the space and a turn beyond each
+        seam, with how many sectors each turns the swept part."""
+        if self.swept is not None:
+            n = self.swept[0].order
+            along_u = [(k * u.period // n, k) for k in range(-1, n + 1)]
+        else:
+            along_u = [(0, 0)] + ([(-u.period, 0), (u.period, 0)] if u.period else [])
+        along_v = [0, -v.period, v.period] if v.period else [0]
+        return [(np.array([du, dv], np.int64), k) for du, k in along_u for dv in along_v]
+
+    def _turned(self, label: Label | None, sectors: int) -> Label | None:
+        """A contact found on the swept stretch, named where the swept part has turned by
+        ``sectors`` sectors: its sector m is then where sector m - sectors was."""
+        if label is None or not sectors or self.swept is None:
+            return label
+        symmetry = self.swept[0]
+        if self.swept_is_b:
+            return label[0], symmetry.rename(label[1], -sectors)
+        return symmetry.rename(label[0], -sectors), label[1]
 
     def _layers(self) -> list[tuple[Shape, Shape]]:
         """The two parts' slices that overlap in z, in pairs."""
@@ -242,10 +288,21 @@ class RotationBuilder:
         if kind == "translation":
             return translation_intervals(pa, pb, angle, offset, where)
         arcs = rotation_intervals(pa, pb, angle, offset, where, sign)
+        if self.met is not None:
+            arcs = _repeated(arcs, self.met[0].order)
         return arcs if v.period else _unrolled(arcs, v.low - MARGIN, v.high + MARGIN)
 
     def _label(self, pa: Shape, pb: Shape, axis: Axis, feature: int) -> Label | None:
-        return None if feature == NO_FEATURE else label(pa, pb, feature)
+        if feature == NO_FEATURE:
+            return None
+        if self.met is None:
+            return label(pa, pb, feature)
+        symmetry = self.met[0]
+        found = label(pa, pb, feature // symmetry.order)
+        shift = feature % symmetry.order
+        if self.met_is_b:
+            return found[0], symmetry.rename(found[1], shift)
+        return symmetry.rename(found[0], shift), found[1]
 
     def _box(self, u: Axis, v: Axis, grown: list[np.ndarray]) -> tuple[int, int, int, int]:
         """The space's box on the grid: a turn (or the limits and a margin) along an angle,
@@ -278,10 +335,60 @@ def _stretches(outline: np.ndarray, labels: list[Label | None]) -> list[tuple[np
     return out
 
 
-def _turns(u: Axis, v: Axis) -> list[np.ndarray]:
-    """Shifts on the grid that repeat one turn's blocked space on either side of each wrapping axis."""
-    along = [[0, -axis.period, axis.period] if axis.period else [0] for axis in (u, v)]
-    return [np.array([du, dv], np.int64) for du in along[0] for dv in along[1]]
+def _repeated(arcs: Intervals, n: int) -> Intervals:
+    """Blocked arcs against one sector of a part of order ``n``, turned to every sector: the
+    arc of sector j is that of sector 0 less j n-ths of a turn, its features ``f * n + j``.
+    Arcs that meet (two sectors' cut faces) join."""
+    rows = []
+    for k in range(len(arcs.count)):
+        spans = []
+        for m in range(int(arcs.count[k])):
+            lo, hi = float(arcs.lo[k, m]), float(arcs.hi[k, m])
+            f_lo, f_hi = int(arcs.lo_feature[k, m]), int(arcs.hi_feature[k, m])
+            if hi - lo >= TURN:
+                spans.append([-math.pi, math.pi, NO_FEATURE, NO_FEATURE])
+                continue
+            for j in range(n):
+                shift = TURN * j / n
+                a = lo - shift
+                turn = TURN * math.floor((a + math.pi) / TURN)
+                spans.append([a - turn, hi - shift - turn, _sector_feature(f_lo, n, j), _sector_feature(f_hi, n, j)])
+        rows.append(_joined(sorted(spans)))
+    width = max(1, max((len(r) for r in rows), default=0))
+    table = np.full((len(rows), width, 4), np.nan)
+    for k, r in enumerate(rows):
+        if r:
+            table[k, :len(r)] = r
+    features = np.where(np.isnan(table[..., 2:]), NO_FEATURE, table[..., 2:]).astype(np.int64)
+    return Intervals(table[..., 0], table[..., 1], features[..., 0], features[..., 1],
+                     np.array([len(r) for r in rows], int))
+
+
+def _sector_feature(feature: int, n: int, j: int) -> int:
+    return NO_FEATURE if feature == NO_FEATURE else feature * n + j
+
+
+def _joined(spans: list[list]) -> list[list]:
+    """Sorted arcs (lo in one turn) with overlapping or meeting ones joined, round the seam too."""
+    if not spans:
+        return []
+    if any(hi - lo >= TURN for lo, hi, _, _ in spans):
+        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]]
+    out = [list(spans[0])]
+    for span in spans[1:]:
+        if span[0] <= out[-1][1] + JOIN:
+            if span[1] > out[-1][1]:
+                out[-1][1], out[-1][3] = span[1], span[3]
+        else:
+            out.append(list(span))
+    # The last arc may run on past the seam over the first ones.
+    while len(out) > 1 and out[-1][1] - TURN >= out[0][0] - JOIN:
+        first, last = out.pop(0), out[-1]
+        if first[1] + TURN > last[1]:
+            last[1], last[3] = first[1] + TURN, first[3]
+    if out[-1][1] - out[-1][0] >= TURN - JOIN:
+        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]]
+    return out
 
 
 def _unrolled(arcs: Intervals, low: float, high: float) -> Intervals:

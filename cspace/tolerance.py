@@ -125,17 +125,19 @@ class Tolerance:
         """How far a rotating pair's flattened contact curves may stray from the exact ones, in pair space."""
         return self.arc / 4
 
-    def angle_scale(self, radius: float) -> float:
+    def angle_scale(self, radius: float, parts: int = 1) -> float:
         """Length per radian of a rotation's pair-space axis: about ``radius`` (the part's
         reach from its pivot), so pair-space distances are distances the parts move; a turn
-        is an even whole number of grid steps, so the axis wraps exactly on the grid.
+        is an even whole number of grid steps, a multiple of ``parts`` (a symmetric part's
+        sectors), so the axis wraps exactly on the grid.
 
         >>> tol = Tolerance.for_size(100.0)
         >>> steps = 2 * math.pi * tol.angle_scale(10.0) / tol.quantum
         >>> round(steps) % 2, abs(steps - round(steps)) < 1e-6
         (0, True)
         """
-        steps = 2 * max(1, round(math.pi * radius / self.quantum))
+        unit = 2 * parts
+        steps = unit * max(1, round(2 * math.pi * radius / self.quantum / unit))
         return steps * self.quantum / (2 * math.pi)
 
     @property

@@ -34,9 +34,11 @@ def traced_as_if_large(build, monkeypatch):
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_fixtures_trace_the_same_as_if_large(name, monkeypatch):
+    """The same to 9 significant digits: a rotating pair's rows are not whole numbers, and
+    sparse products round differently from dense ones in the last digit."""
     def build():
         return analyze(load(fixture_path(name)))
-    assert_traces_equal(trace(build()), traced_as_if_large(build, monkeypatch))
+    assert_traces_equal(trace(build()), traced_as_if_large(build, monkeypatch), digits=9)
 
 
 @pytest.mark.parametrize("seed", range(12))

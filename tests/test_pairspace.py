@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import math
 
 import numpy as np
@@ -195,15 +197,8 @@ def test_every_facet_has_one_label_naming_faces_that_meet(name):
 
 def assert_faces_meet(m, part: str, names: list[str]) -> None:
     """Every name is a face of the part, and the faces form one connected chain."""
-    faces = {}
-    for slice_ in m.part(part).slices:
-        for profile in slice_.profiles:
-            for element in profile.elements:
-                points = element.points(1e-6, False) + [element.end] if isinstance(element, Arc) else \
-                    [element.start, element.end]
-                faces.setdefault(element.name, []).append(LineString(points))
-    assert set(names) <= set(faces), f"{part}: no face named {sorted(set(names) - set(faces))}"
-    geometry = {name: shapely.union_all(faces[name]) for name in names}
+    geometry = _faces(m, part)
+    assert set(names) <= set(geometry), f"{part}: no face named {sorted(set(names) - set(geometry))}"
     reached, frontier = {names[0]}, [names[0]]
     while frontier:
         current = frontier.pop()
@@ -212,6 +207,19 @@ def assert_faces_meet(m, part: str, names: list[str]) -> None:
                 reached.add(other)
                 frontier.append(other)
     assert reached == set(names), f"{part}: faces {names} do not meet"
+
+
+@lru_cache(maxsize=None)
+def _faces(m, part: str) -> dict:
+    """Each face of the part as one geometry (its arcs finely sampled)."""
+    faces: dict = {}
+    for slice_ in m.part(part).slices:
+        for profile in slice_.profiles:
+            for element in profile.elements:
+                points = element.points(1e-6, False) + [element.end] if isinstance(element, Arc) else \
+                    [element.start, element.end]
+                faces.setdefault(element.name, []).append(LineString(points))
+    return {name: shapely.union_all(lines) for name, lines in faces.items()}
 
 
 def test_sums_of_nearly_parallel_pieces_are_convex():

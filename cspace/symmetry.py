@@ -1,0 +1,132 @@
+"""Parts that repeat as they turn: gears, ratchet wheels, a Geneva wheel.
+
+A part whose outline is unchanged by a turn of ``2 pi / N`` about its pivot meets
+anything the same way every N-th of a turn, so a pair space repeats along its angle
+with that period: :mod:`cspace.rotation` sweeps one period and repeats it. And against
+such a part turning by ``v``, another part meets one *sector* (the part cut by a wedge
+of angle ``2 pi / N``) turned by each multiple of the period: its blocked values are
+those of the sector, shifted. Either way a contact found with sector 0 is, shifted, a
+contact with sector j; :attr:`Symmetry.faces` names the faces there.
+
+Detected on the real outline (arcs finely sampled), within a millionth of its area.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely import affinity
+from shapely.geometry import Polygon
+
+from .contact_curves import Shape
+
+MOST = 96  # the largest order looked for
+MATCH = 1e-6  # a turned outline is the same if they differ by less than this fraction of its area
+WEDGE = 0.3183098861837907  # where the first sector starts, as a fraction of a sector (no vertex lies on it)
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """A part's order of rotational symmetry about its pivot and, per sector shift j, each
+    face's name to the name of the face it turns into."""
+
+    order: int
+    faces: tuple[dict[str, str], ...]
+
+    def rename(self, names: tuple[str, ...], shift: int) -> tuple[str, ...]:
+        """Feature names (faces, corners ``a+b``) turned by ``shift`` sectors."""
+        table = self.faces[shift % self.order]
+        return tuple("+".join(table.get(part, part) for part in name.split("+")) for name in names)
+
+    def __repr__(self) -> str:
+        return f"Symmetry(order={self.order})"
+
+
+def order(polygons: list[Polygon], pivot: tuple[float, float]) -> int:
+    """The largest N (up to MOST) for which every polygon is unchanged by a turn of 2 pi / N."""
+    best = 1
+    for n in range(2, MOST + 1):
+        if all(_unchanged(p, pivot, 2 * math.pi / n) for p in polygons):
+            best = n
+    return best
+
+
+def _unchanged(polygon: Polygon, pivot: tuple[float, float], angle: float) -> bool:
+    turned = affinity.rotate(polygon, angle, origin=pivot, use_radians=True)
+    return shapely.symmetric_difference(polygon, turned).area <= MATCH * polygon.area
+
+
+def symmetry(shape: Shape, pivot: np.ndarray, n: int) -> Symmetry:
+    """The face names of a part of order ``n`` (its flattened outline ``shape``) by sector shift."""
+    edges = shapely.linestrings(np.stack([shape.vertices, shape.vertices[shape.following]], axis=1))
+    tree = shapely.STRtree(edges)
+    middles = (shape.vertices + shape.vertices[shape.following]) / 2
+    tables = []
+    for j in range(n):
+        angle = 2 * math.pi * j / n
+        c, s = math.cos(angle), math.sin(angle)
+        turned = (middles - pivot) @ np.array([[c, s], [-s, c]]) + pivot
+        nearest = tree.query_nearest(shapely.points(turned), all_matches=False)[1]
+        table: dict[str, str] = {}
+        for here, there in zip(shape.edge_faces, (shape.edge_faces[k] for k in nearest.tolist())):
+            for name, other in zip(here, there):
+                table.setdefault(name, other)
+        tables.append(table)
+    return Symmetry(n, tuple(tables))
+
+
+def sector(shape: Shape, pivot: np.ndarray, n: int, reach: float) -> Shape:
+    """The part cut by a wedge of angle 2 pi / n about its pivot: its outline's edges keep
+    their faces, the cuts have none; turned by each multiple of 2 pi / n the sectors make
+    up the part."""
+    if n == 1:
+        return shape
+    start = 2 * math.pi * WEDGE / n
+    angles = np.linspace(start, start + 2 * math.pi / n, 17)
+    far = 2 * reach + 1.0
+    wedge = Polygon([tuple(pivot)] + [(pivot[0] + far * math.cos(a), pivot[1] + far * math.sin(a)) for a in angles])
+    piece = shapely.intersection(shape.material, wedge)
+    polygons = [p for p in getattr(piece, "geoms", [piece]) if isinstance(p, Polygon) and p.area > 0]
+    edges = shapely.linestrings(np.stack([shape.vertices, shape.vertices[shape.following]], axis=1))
+    tree = shapely.STRtree(edges)
+    size = float(np.ptp(shape.vertices, axis=0).max())
+    rings = []
+    for polygon in polygons:
+        polygon = shapely.geometry.polygon.orient(polygon)
+        for ring in (polygon.exterior, *polygon.interiors):
+            points = np.array(ring.coords[:-1])
+            rings.append(_features(points, shape, tree, 1e-9 * size))
+    return Shape.of(rings, shape.z)
+
+
+def _features(points: np.ndarray, shape: Shape, tree: shapely.STRtree, near: float) -> tuple:
+    """A sector ring's vertex features and edge faces, from the outline it was cut from."""
+    count = len(points)
+    faces = []
+    for k in range(count):
+        p, q = points[k], points[(k + 1) % count]
+        found = tree.query(shapely.linestrings([p, q]), predicate="dwithin", distance=near)
+        on = [i for i in found.tolist() if _along(shape, i, p, q, near)]
+        faces.append(shape.edge_faces[on[0]] if on else ())
+    features = []
+    for k in range(count):
+        match = np.flatnonzero(np.hypot(*(shape.vertices - points[k]).T) <= near)
+        if len(match):
+            features.append(shape.vertex_features[int(match[0])])
+        else:
+            beside = faces[k - 1] or faces[k]
+            features.append("+".join(beside) if beside else "")
+    return points, tuple(features), tuple(faces)
+
+
+def _along(shape: Shape, edge: int, p: np.ndarray, q: np.ndarray, near: float) -> bool:
+    """Does the segment p-q lie along outline edge ``edge``?"""
+    a, b = shape.vertices[edge], shape.vertices[shape.following[edge]]
+    d = b - a
+    length = math.hypot(*d)
+    if length == 0:
+        return False
+    return all(abs(d[0] * (x[1] - a[1]) - d[1] * (x[0] - a[0])) / length <= near for x in (p, q))
