@@ -1,0 +1,293 @@
+"""Pairs in which a part turns: contact curves, pair spaces and the fixtures' closed forms.
+
+Oracles independent of the code under test: shapely overlap of the real shapes (arcs
+finely sampled) and each fixture's closed-form kinematics from its header.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely import affinity
+from shapely.geometry import Polygon, box
+
+from cspace import analyze, load, loads, trace
+from cspace.checks import overlap_depth
+from cspace.contact_curves import Shape, place, rotation_intervals, translation_intervals
+from cspace.testing import Scene, replay
+
+from .common import fixture_path, traced
+
+ROTATING = ["eccentric-cam", "lever", "ratchet", "geneva", "gears"]
+
+
+# -- closed-form contact curves against shapely ---------------------------------------------
+
+def _shape(polygon: Polygon) -> Shape:
+    polygon = shapely.geometry.polygon.orient(polygon)
+    rings = [np.array(polygon.exterior.coords[:-1])] + [np.array(h.coords[:-1]) for h in polygon.interiors]
+    return Shape.of([(ring, ("v",) * len(ring), (("e",),) * len(ring)) for ring in rings])
+
+
+def _random_polygon(rng, n: int, centre, radius: float) -> Polygon:
+    """A star-shaped polygon (concave in general) about ``centre``."""
+    angles = np.sort(rng.uniform(0, 2 * np.pi, n))
+    radii = radius * rng.uniform(0.4, 1.0, n)
+    return Polygon(np.stack([centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)], 1))
+
+
+def _rectilinear(rng, count: int) -> Polygon:
+    """A union of integer boxes, each overlapping the first: collinear edges, vertices meeting
+    vertices, every degeneracy."""
+    x, y = rng.integers(-3, 2, 2)
+    boxes = [box(x, y, x + 2, y + 2)]
+    for _ in range(count - 1):
+        dx, dy = rng.integers(-1, 2, 2)
+        w, h = rng.integers(2, 4, 2)
+        boxes.append(box(x + dx, y + dy, x + dx + w, y + dy + h))
+    return shapely.union_all(boxes)
+
+
+def _blocked(intervals, k: int, values: np.ndarray, cyclic: bool) -> np.ndarray:
+    inside = np.zeros(len(values), bool)
+    for m in range(int(intervals.count[k])):
+        lo, hi = intervals.lo[k, m], intervals.hi[k, m]
+        inside |= (values > lo) & (values < hi)
+        if cyclic:
+            inside |= (values + 2 * np.pi > lo) & (values + 2 * np.pi < hi)
+    return inside
+
+
+def _agree(truth: np.ndarray, mine: np.ndarray, values: np.ndarray, intervals, width: float) -> bool:
+    """Equal, or differing only within ``width`` of an interval's end (the samples straddle it)."""
+    ends = [x for m in range(int(intervals.count[0])) for x in (intervals.lo[0, m], intervals.hi[0, m])]
+    differ = values[truth != mine]
+    return all(min(min(abs(w - e), abs(w + 2 * np.pi - e), abs(w - 2 * np.pi - e)) for e in ends) < width
+               for w in differ) if ends else not len(differ)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_contact_curves_give_the_blocked_values_of_concave_shapes_with_holes(seed):
+    rng = np.random.default_rng(seed)
+    a = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
+    b = _random_polygon(rng, int(rng.integers(3, 12)), rng.uniform(-4, 4, 2), 1.5)
+    if seed % 3 == 0:
+        a = a.difference(box(-0.3, -0.3, 0.3, 0.3))
+    angle, offset = np.array([rng.uniform(-3, 3)]), rng.uniform(-1, 1, (1, 2))
+    placed = Polygon(place(np.array(b.exterior.coords[:-1]), angle, offset)[0])
+    d = rng.normal(size=2)
+    d /= np.linalg.norm(d)
+    found = translation_intervals(_shape(a), _shape(b), angle, offset, d[None])
+    ts = np.linspace(-15, 15, 1501)
+    truth = np.array([a.intersection(affinity.translate(placed, t * d[0], t * d[1])).area > 1e-9 for t in ts])
+    assert _agree(truth, _blocked(found, 0, ts, False), ts, found, 0.03)
+    centre, sign = rng.uniform(-3, 3, (1, 2)), int(rng.choice([-1, 1]))
+    found = rotation_intervals(_shape(a), _shape(b), angle, offset, centre, sign)
+    vs = np.linspace(-np.pi, np.pi, 1001, endpoint=False)
+    truth = np.array([a.intersection(affinity.rotate(placed, sign * v, origin=tuple(centre[0]), use_radians=True)).area
+                      > 1e-9 for v in vs])
+    assert _agree(truth, _blocked(found, 0, vs, True), vs, found, 0.01)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_contact_curves_of_rectilinear_shapes_on_integer_points(seed):
+    """Degenerate on purpose: vertices meet vertices, edges slide along edges."""
+    rng = np.random.default_rng(seed)
+    a, b = _rectilinear(rng, 3), _rectilinear(rng, 2)
+    offset = rng.integers(-2, 3, (1, 2)).astype(float)
+    d = np.array([[1.0, 0.0]]) if seed % 2 else np.array([[0.0, 1.0]])
+    found = translation_intervals(_shape(a), _shape(b), np.zeros(1), offset, d)
+    placed = affinity.translate(b, *offset[0])
+    ts = np.linspace(-12.05, 12.05, 483)
+    truth = np.array([a.intersection(affinity.translate(placed, t * d[0, 0], t * d[0, 1])).area > 1e-9 for t in ts])
+    assert np.array_equal(truth, _blocked(found, 0, ts, False))
+    centre = rng.integers(-2, 3, (1, 2)).astype(float)
+    found = rotation_intervals(_shape(a), _shape(b), np.zeros(1), offset, centre, 1)
+    vs = np.linspace(-np.pi, np.pi, 721, endpoint=False) + 1e-3
+    truth = np.array([a.intersection(affinity.rotate(placed, v, origin=tuple(centre[0]), use_radians=True)).area
+                      > 1e-9 for v in vs])
+    assert _agree(truth, _blocked(found, 0, vs, True), vs, found, 0.01)
+
+
+# -- pair spaces of the fixtures: their regions, and the real parts -------------------------
+
+def _rotating_pairs(name: str):
+    analysis = analyze(load(fixture_path(name)))
+    return analysis, [p for p in analysis.pairs if p.periods or any(
+        analysis.mechanism.coordinate(c).is_angle for c in p.coordinates)]
+
+
+@pytest.mark.parametrize("name", ROTATING)
+def test_every_facet_lies_on_its_row_and_every_region_holds_its_corners(name):
+    analysis, pairs = _rotating_pairs(name)
+    tol = analysis.mechanism.tolerance.length
+    assert pairs
+    for pair in pairs:
+        for region in pair.regions:
+            assert np.all(region.rows @ region.vertices.T <= region.bounds[:, None] + tol)
+            for edge in region.edges:
+                row, bound = region.rows[edge.row], region.bounds[edge.row]
+                for end in (edge.start, edge.end):
+                    assert abs(row @ np.array(end) - bound) <= tol, (pair.name, region.name, edge)
+
+
+def _pose(pair, analysis, point: np.ndarray) -> dict[str, float]:
+    values = dict(zip((c.name for c in analysis.mechanism.coordinates), analysis.initial.tolist()))
+    for k, name in enumerate(pair.coordinates):
+        values[name] = float(point[k] / pair.matrix[k, k])
+    return values
+
+
+@pytest.mark.parametrize("name", ["lever", "eccentric-cam", "ratchet", "geneva"])
+def test_free_configurations_never_overlap_and_blocked_ones_touch_within_the_bound(name):
+    """Brute force: random configurations of each pair; where the pair space calls one free,
+    the real shapes do not overlap deeper than the length tolerance; where it calls one
+    blocked, the real shapes are no farther apart than the arc tolerance."""
+    analysis, pairs = _rotating_pairs(name)
+    mechanism = analysis.mechanism
+    tol = mechanism.tolerance
+    scene = Scene(mechanism)
+    rng = np.random.default_rng(7)
+    for pair in pairs:
+        # One turn of a wrapping axis (the regions repeat beyond), the regions' extent elsewhere.
+        lows = np.array([-p / 2 if p else min(r.vertices[:, k].min() for r in pair.regions)
+                         for k, p in enumerate(pair.periods)])
+        highs = np.array([p / 2 if p else max(r.vertices[:, k].max() for r in pair.regions)
+                          for k, p in enumerate(pair.periods)])
+        for _ in range(300):
+            point = lows + rng.uniform(0, 1, pair.dimension) * (highs - lows)
+            shapes = scene.place(_pose(pair, analysis, point))
+            a = shapely.union_all([s for (part, _), s in shapes.items() if part == pair.part_a])
+            b = shapely.union_all([s for (part, _), s in shapes.items() if part == pair.part_b])
+            if pair.regions_at(point, tol.length):
+                assert overlap_depth(a, b) <= tol.length, (pair.name, point)
+            else:
+                assert a.distance(b) <= tol.arc or a.intersection(b).area > 0, (pair.name, point)
+
+
+# -- the fixtures, against their closed forms -------------------------------------------------
+
+def _samples(result, names: tuple[str, ...]) -> np.ndarray:
+    index = [result.mechanism.coordinate_index[n] for n in names]
+    return np.array([q[index] for _, _, q in result.samples()])
+
+
+def test_the_eccentric_cams_follower_rides_its_sinusoid():
+    """Disk of radius 3 about (1, 0), turning about the origin: yf = 3 + sin th, the
+    follower never leaving the cam (every segment after it lands touches it)."""
+    result = traced("eccentric-cam")
+    th, yf = _samples(result, ("th", "yf")).T
+    touching = th != th[0]
+    error = np.abs(yf[touching] - (3 + np.sin(th[touching])))
+    assert error.max() <= result.mechanism.tolerance.arc
+    assert all(s.first.contacts for s in result.segments[1:])
+    assert [s.end for s in result.segments[1:-1]] == ["yf reverses"] * (len(result.segments) - 2)
+    assert len(result.segments) == 6  # lands, then rise, fall, rise, fall, rise: two turns
+
+
+def test_the_lever_pushes_the_block_along_its_closed_form_and_leaves_it():
+    result = traced("lever")
+    a, xb = _samples(result, ("a", "xb")).T
+    pushing = (a > math.atan(7 / 24) + 0.01) & (a < math.atan(4 / 3) - 0.01)
+    bound = result.mechanism.tolerance.arc
+    assert np.abs(xb[pushing] - (9 * np.sin(a[pushing]) + 0.5 * np.cos(a[pushing]))).max() <= bound
+    assert np.all(np.abs(xb[a < math.atan(7 / 24) - 0.01] - 3) <= bound)
+    assert abs(xb[-1] - 7.5) <= bound and a[-1] == pytest.approx(1.5)
+    first, push, last = result.segments
+    assert push.first.contacts and not last.first.contacts
+    assert push.start[0] == pytest.approx(math.atan(7 / 24), abs=1e-3)
+    assert last.start[0] == pytest.approx(math.atan(4 / 3), abs=1e-2)
+    assert result.segments[-1].end == "input blocked"
+
+
+def test_the_ratchets_pawl_drops_once_per_tooth_and_catches_going_back():
+    """Ten drops in the forward turn, each where the tip passes a tooth's tip (w = 0.330235
+    + j pi/5); driven back, the input is blocked at w = 5.926109 (the root corner)."""
+    result = traced("ratchet")
+    drops = [s for s in result.segments if s.first.phase == "external" and
+             s.finish[1] - s.start[1] > 0.05]
+    assert len(drops) == 10
+    w_at = sorted(s.start[0] for s in drops)
+    expected = [0.330235 + j * math.pi / 5 for j in range(10)]
+    assert np.abs(np.array(w_at) - expected).max() <= 0.01
+    backward = [s for s in result.segments if s.first.phase == "input" and s.first.motion == 1]
+    assert backward and backward[-1].end == "input blocked"
+    assert backward[-1].finish[0] == pytest.approx(5.926109, abs=0.01)
+
+
+def _geneva_wheel(a: np.ndarray) -> np.ndarray:
+    """The fixture header's closed form: w(a) over two turns from a = pi."""
+    lam = math.sin(math.pi / 4)
+    out = np.empty_like(a)
+    for n, value in enumerate(a):
+        k = math.ceil((value - math.pi) / (2 * math.pi))  # a = alpha + 2 pi k, alpha in (-pi, pi]
+        alpha = value - 2 * math.pi * k
+        if abs(alpha) <= math.pi / 4:
+            beta = math.atan2(lam * math.sin(alpha), 1 - lam * math.cos(alpha))
+            out[n] = -(2 * k - 1) * math.pi / 4 - beta
+        else:
+            out[n] = -(k - 1) * math.pi / 2 if alpha < 0 else -k * math.pi / 2
+    return out
+
+
+def test_the_geneva_wheel_turns_a_quarter_per_crank_turn_as_tan_beta_says():
+    result = traced("geneva")
+    a, w = _samples(result, ("a", "w")).T
+    unwrapped = np.unwrap(w)
+    expected = _geneva_wheel(a)
+    # The clearances: the wheel may lag asin(0.01 / s) (0.0034 at mid-engagement), and the pin
+    # meets the wall up to 0.053 rad of crank late; the tolerance on top.
+    assert np.abs(unwrapped - expected).max() <= 0.005 + 0.06 * 2.4142
+    assert unwrapped[-1] == pytest.approx(-math.pi, abs=0.005)
+    w_index = result.mechanism.coordinate_index["w"]
+    moving = [s for s in result.segments if abs(s.finish[w_index] - s.start[w_index]) > 1e-6]
+    assert len(moving) == 2 and all(s.first.contacts for s in moving)
+
+
+def test_the_gears_turn_at_their_ratio_within_the_backlash():
+    result = traced("gears")
+    t1, t2 = _samples(result, ("t1", "t2")).T
+    expected = 0.002777778 - (12 / 18) * np.unwrap(t1)
+    assert np.abs(np.unwrap(t2) - expected).max() <= 0.005556 + 1e-3
+
+
+@pytest.mark.parametrize("name", ROTATING)
+def test_rotating_fixtures_replay_clean(name):
+    assert replay(traced(name)) == []
+
+
+def test_a_bar_turning_against_a_stop_is_blocked_where_it_touches():
+    """A one-axis pair: a bar on a pivot turns clockwise into a fixed stop. Where the input
+    is blocked the real bar and stop are within the arc tolerance, and a little further
+    round they would overlap (shapely)."""
+    text = """
+[mechanism]
+time = 3
+[[parts]]
+name = "stop"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [-1, -3, 1, -2] }]
+[[parts]]
+name = "bar"
+motion = "fixed-axes"
+coordinates = [{ name = "a", pivot = [0, 0] }]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [0, -0.25, 4, 0.25] }]
+[[inputs]]
+velocities = { a = -1.0 }
+sampling = 0.1
+"""
+    mechanism = loads(text, source="stop.toml")
+    result = trace(analyze(mechanism))
+    a = result.segments[-1].finish[0]
+    bar = Polygon([(0, -0.25), (4, -0.25), (4, 0.25), (0, 0.25)])
+    stop = box(-1, -3, 1, -2)
+    assert result.segments[-1].end == "input blocked"
+    assert affinity.rotate(bar, a, origin=(0, 0), use_radians=True).distance(stop) <= mechanism.tolerance.arc
+    assert affinity.rotate(bar, a - 0.01, origin=(0, 0), use_radians=True).intersection(stop).area > 0
