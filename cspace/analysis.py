@@ -49,6 +49,23 @@ class Analysis:
         return tuple(p for p in self.pairs if not p.imposes_nothing)
 
     @cached_property
+    def ripple(self) -> np.ndarray:
+        """Per coordinate, how far it may reverse and not be a new behaviour: the arc
+        tolerance (over its part's reach, for an angle) for a coordinate of a pair with a
+        turning part, whose grown blocked space rounds the real corners by about that;
+        zero elsewhere (exact geometry)."""
+        out = np.zeros(len(self.mechanism.coordinates))
+        for pair in self.pairs:
+            if not any(self.mechanism.coordinate(c).is_angle for c in pair.coordinates):
+                continue
+            for k, name in enumerate(pair.coordinates):
+                scale = float(np.abs(pair.matrix[:, k]).max())
+                j = self.mechanism.coordinate_index[name]
+                limit = self.mechanism.tolerance.arc / scale
+                out[j] = limit if not out[j] else min(out[j], limit)
+        return out
+
+    @cached_property
     def layout(self) -> RegionLayout:
         """The constraining pairs' rows and points over the coordinates; built once, shared by every trace."""
         return RegionLayout(self.mechanism, self.constraining_pairs)

@@ -306,8 +306,12 @@ class _Reader:
             raise self.fail(f"{field}.faces", "faces is a list of names like [\"top\", \"left\"]")
         if len(names) != len(profile.elements):
             raise self.fail(f"{field}.faces", f"{len(names)} names for {len(profile.elements)} faces")
-        if len(set(names)) != len(names):
-            raise self.fail(f"{field}.faces", "face names must differ")
+        runs = [name for k, name in enumerate(names) if k == 0 or name != names[k - 1]]
+        if len(runs) > 1 and runs[0] == runs[-1]:
+            runs.pop()  # a face may run on round the profile's start
+        if len(set(runs)) != len(runs):
+            raise self.fail(f"{field}.faces", "face names must differ, but for neighbours that make one face "
+                                              "(an involute flank drawn as arcs)")
         renamed = []
         for element, new in zip(profile.elements, names):
             kind = type(element)

@@ -148,7 +148,7 @@ class Trace:
 
     def __post_init__(self) -> None:
         names = [c.name for c in self.analysis.mechanism.coordinates]
-        self.segments = build_segments(self.pieces, names, self.end_reason)
+        self.segments = build_segments(self.pieces, names, self.end_reason, self.analysis.ripple)
 
     @property
     def mechanism(self):
@@ -198,21 +198,52 @@ class Trace:
         return f"Trace({self.mechanism.name!r}, segments={len(self.segments)}, end={self.end_reason!r})"
 
 
-def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reason: str = "") -> list[Segment]:
+def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reason: str = "",
+                   ripple: np.ndarray | None = None) -> list[Segment]:
     """Group consecutive pieces of equal behaviour into numbered segments, each with its end.
 
     ``names`` are the coordinates' names and ``end_reason`` why the trace ended (the last
-    segment's end).
+    segment's end). A stretch whose coordinates reverse by less than ``ripple`` (per
+    coordinate), with the same contacts and motion as the stretch before, belongs to it:
+    a part riding over a grown corner of a turning pair's blocked space (within the arc
+    tolerance of the real corner) is not a new behaviour.
     """
     segments: list[Segment] = []
-    for piece in pieces:
-        if segments and segments[-1].pieces[-1].behaviour == piece.behaviour:
+    behaviours = _smoothed(pieces, ripple)
+    for k, piece in enumerate(pieces):
+        if segments and behaviours[k - 1] == behaviours[k]:
             segments[-1].pieces.append(piece)
         else:
             segments.append(Segment(len(segments) + 1, [piece]))
     for segment, following in zip(segments, segments[1:] + [None]):
         segment.end = _ending(segment, following, names, end_reason)
     return segments
+
+
+def _smoothed(pieces: list[Piece], ripple: np.ndarray | None) -> list[tuple]:
+    """Each piece's behaviour, a ripple taking the behaviour of the stretch before it."""
+    behaviours = [piece.behaviour for piece in pieces]
+    if ripple is None or not np.any(ripple):
+        return behaviours
+    start = 0
+    while start < len(pieces):
+        end = start
+        while end + 1 < len(pieces) and pieces[end + 1].behaviour == pieces[start].behaviour:
+            end += 1
+        if start and _ripple(pieces[start - 1], pieces[start], pieces[end], ripple):
+            behaviours[start:end + 1] = [behaviours[start - 1]] * (end + 1 - start)
+        start = end + 1
+    return behaviours
+
+
+def _ripple(before: Piece, first: Piece, last: Piece, ripple: np.ndarray) -> bool:
+    """Does the stretch from ``first`` to ``last`` only reverse coordinates, each by less than
+    its ripple, with the contacts and motion of the piece before it?"""
+    if (first.phase, first.motion, first.contacts) != (before.phase, before.motion, before.contacts):
+        return False
+    changed = [j for j, (a, b) in enumerate(zip(before.signs, first.signs)) if a != b]
+    moved = np.abs(last.configs[-1] - first.configs[0])
+    return bool(changed) and all(before.signs[j] and moved[j] < ripple[j] for j in changed)
 
 
 def _ending(segment: Segment, following: Segment | None, names: list[str] | None, end_reason: str) -> str:

@@ -14,7 +14,7 @@ import shapely
 from shapely import affinity
 from shapely.geometry import Polygon, box
 
-from cspace import analyze, load, loads, trace
+from cspace import ModelError, analyze, load, loads, trace
 from cspace.checks import overlap_depth
 from cspace.contact_curves import Shape, place, rotation_intervals, translation_intervals
 from cspace.testing import Scene, replay
@@ -291,3 +291,36 @@ sampling = 0.1
     assert result.segments[-1].end == "input blocked"
     assert affinity.rotate(bar, a, origin=(0, 0), use_radians=True).distance(stop) <= mechanism.tolerance.arc
     assert affinity.rotate(bar, a - 0.01, origin=(0, 0), use_radians=True).intersection(stop).area > 0
+
+
+@pytest.mark.parametrize("name", ROTATING)
+def test_no_segment_is_a_ripple_of_the_grown_corners(name):
+    """Every segment that ends with a coordinate reversing moved it by more than its ripple
+    (the arc tolerance over its part's reach): a part riding over a grown corner of blocked
+    space is not described as rising and falling again."""
+    result = traced(name)
+    ripple = result.analysis.ripple
+    names = [c.name for c in result.mechanism.coordinates]
+    for segment in result.segments:
+        for event in segment.end.split("; "):
+            if event.endswith(" reverses"):
+                j = names.index(event.split()[0])
+                assert abs(segment.finish[j] - segment.start[j]) > ripple[j], (segment.index, event)
+
+
+def test_neighbouring_elements_may_share_a_face_name_but_others_may_not():
+    """A face drawn as several arcs (an involute flank) keeps one name; two faces apart may not."""
+    base = """
+[[parts]]
+name = "p"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+[[parts.slices.profiles]]
+path = [[0, 0], [2, 0], [2, 1], [1, 2], [0, 1], [0, 0]]
+faces = {faces}
+"""
+    shape = loads(base.format(faces='["bottom", "side", "side", "top", "left"]'))
+    assert [e.name for e in shape.parts[0].slices[0].profiles[0].elements] == ["bottom", "side", "side", "top", "left"]
+    with pytest.raises(ModelError, match="face names must differ"):
+        loads(base.format(faces='["bottom", "side", "top", "side", "left"]'))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import doctest
 import html.parser
 import importlib
+import math
 import os
 import re
 import subprocess
@@ -22,14 +23,17 @@ import pytest
 import pyvista
 import shapely
 from PIL import Image, ImageSequence
-from shapely.geometry import LineString, Polygon
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from shapely.geometry import LineString, Point, Polygon
 
-from cspace import Part, Profile, Slice, load, region_table, statistics
+from cspace import Part, Profile, Slice, analyze, load, loads, region_table, statistics, trace
 from cspace.cli import main
 from viz.animation import animate
 from viz.colors import part_colors
 from viz.mesh import mechanism_meshes, part_mesh, posed
-from viz.pair_plot import OUTLINE, find_pair, pair_figure
+from viz.pair_plot import (BLOCKED, OUTLINE, PATH, SEAM, TURNING_BOUNDARY, _clear_corner, _clearance, _note, _wrapped,
+                           find_pair, pair_figure)
 from viz.pins import PIN_COLOR, mechanism_pins
 from viz.region_table import html_region_table, markdown_region_table
 from viz.scene import CAPTION_LINES, LINE_HEIGHT, Scene, caption_size
@@ -603,6 +607,235 @@ def test_regions_too_narrow_to_label_are_counted():
 
 def test_parts_are_found_in_either_order(feeder):
     assert find_pair(feeder.analysis, "block1", "piston") is find_pair(feeder.analysis, "piston", "block1")
+
+
+# ---- pair-space figures of pairs in which a part turns ---------------------------------------------
+
+QUARTER_TURNS = ["\u2212\u03c0", "\u2212\u03c0/2", "0", "\u03c0/2", "\u03c0"]  # -pi, -pi/2, 0, pi/2, pi
+# A bar on a pivot turning counterclockwise into a fixed stop (tests/test_rotation.py turns it the
+# other way). The stop [-1, 1] x [-3, -2] blocks the bar (half-width 0.25) where the bar's side
+# touches the corners (+-1, -2), sqrt 5 from the pivot: a in [atan2(-2, -1) - d, atan2(-2, 1) + d],
+# d = asin(0.25 / sqrt 5), i.e. [-2.1465, -0.9951]. From a = 0 the bar passes the seam (a = pi, at
+# t = pi) and meets the stop at a = 2 pi - 2.1465 = 4.1367, drawn at -2.1465.
+STOP = """
+[mechanism]
+name = "stop"
+time = 5
+[[parts]]
+name = "stop"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [-1, -3, 1, -2] }]
+[[parts]]
+name = "bar"
+motion = "fixed-axes"
+coordinates = [{ name = "a", pivot = [0, 0] }]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [0, -0.25, 4, 0.25] }]
+[[inputs]]
+velocities = { a = 1.0 }
+sampling = 0.1
+"""
+STOP_SIDE = math.asin(0.25 / math.sqrt(5))
+STOP_BLOCKED = (math.atan2(-2, -1) - STOP_SIDE, math.atan2(-2, 1) + STOP_SIDE)
+
+
+@pytest.fixture(scope="module")
+def cam():
+    """The eccentric cam's trace and its figure (two turns of th)."""
+    result = traced("eccentric-cam")
+    return result, pair_figure(result, "cam", "follower")
+
+
+def path_lines(axes):
+    """The lines :func:`drawn_path` unites, each an (n, 2) array."""
+    lines = list(axes.lines)
+    first = next(k for k, line in enumerate(lines) if line.get_label() == "path")
+    last = next(k for k, line in enumerate(lines) if line.get_label() == "start")
+    return [np.column_stack(line.get_data()) for line in lines[first:last]]
+
+
+def marker(axes, label):
+    line = next(line for line in axes.lines if line.get_label() == label)
+    return np.array([line.get_xdata()[0], line.get_ydata()[0]], float)
+
+
+def seam_lines(axes):
+    return [line for line in axes.lines if line.get_color() == SEAM["color"]]
+
+
+def assert_path_in_window_and_unbroken_across(axes):
+    """Every drawn point within the axes' limits, and no stretch across half the picture."""
+    (x0, x1), (y0, y1) = axes.get_xlim(), axes.get_ylim()
+    lines = path_lines(axes)
+    points = np.vstack(lines)
+    assert np.all((points[:, 0] >= x0) & (points[:, 0] <= x1) & (points[:, 1] >= y0) & (points[:, 1] <= y1))
+    widest = max(np.abs(np.diff(line[:, 0])).max() for line in lines if len(line) > 1)
+    assert widest < (x1 - x0) / 2, "a line across the picture: the path was not broken at the seam"
+    return points
+
+
+def test_a_wrapping_angle_is_drawn_over_one_turn_in_radians(cam):
+    _, figure = cam
+    axes = figure.axes[0]
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("th (rad)", "yf")
+    assert axes.get_xlim() == pytest.approx((-np.pi, np.pi), abs=1e-9)
+    assert [label.get_text() for label in axes.get_xticklabels()] == QUARTER_TURNS
+    assert axes.get_xticks() == pytest.approx(np.pi / 2 * np.arange(-2, 3))
+    # The seam is a thin line at both ends of the turn, in place of the frame there.
+    seams = seam_lines(axes)
+    assert sorted(float(line.get_xdata()[0]) for line in seams) == pytest.approx([-np.pi, np.pi], abs=1e-12)
+    assert all(line.get_linewidth() < 1 for line in seams)
+    assert not axes.spines["left"].get_visible() and not axes.spines["right"].get_visible()
+    assert axes.spines["bottom"].get_visible() and axes.spines["top"].get_visible()
+    assert [t.get_text() for t in figure.legends[0].get_texts()][3].startswith("seam")
+
+
+def test_the_cam_path_is_wrapped_into_the_turn_and_broken_at_the_seam(cam):
+    _, figure = cam
+    axes = figure.axes[0]
+    points = assert_path_in_window_and_unbroken_across(axes)
+    # Two turns: the path runs to the seam and on from its other side, twice over ...
+    assert np.isclose(points[:, 0], np.pi, atol=1e-12).any() and np.isclose(points[:, 0], -np.pi, atol=1e-12).any()
+    # ... on the closed form of fixtures/eccentric-cam.toml, yf = 3 + sin th with th in radians
+    # (the spring lowers the follower from 3.01 at the start; the disk is drawn within its arc tolerance).
+    assert np.abs(points[:, 1] - (3 + np.sin(points[:, 0]))).max() < 0.015
+    assert marker(axes, "start") == pytest.approx([0, 3.01], abs=1e-9)
+    assert marker(axes, "end") == pytest.approx([0, 3], abs=0.002), "4 pi is drawn at 0"
+
+
+def test_no_region_is_drawn_past_the_seam(cam):
+    result, figure = cam
+    axes = figure.axes[0]
+    pair = find_pair(result.analysis, "cam", "follower")
+    half, scale = pair.periods[0] / 2, pair.matrix[0, 0]
+    inside = [r for r in pair.regions
+              if r.vertices[:, 0].max() > -half + 1e-9 and r.vertices[:, 0].min() < half - 1e-9]
+    assert len(inside) < len(pair.regions), "the pair holds copies of regions a turn past the seam"
+    labels = [t for t in axes.texts if re.fullmatch(r"r\d+", t.get_text())]
+    assert len({t.get_text() for t in labels}) == len(labels), "a region labelled twice"
+    for text in labels:
+        region = next(r for r in inside if r.name == text.get_text())
+        assert Polygon(region.vertices / [scale, 1.0]).contains(Point(text.get_position()))
+    notes = [t.get_text() for t in axes.texts if "too narrow" in t.get_text()]
+    assert notes == [f"{len(inside) - len(labels)} regions too narrow to label here"]
+    for patch in axes.patches:
+        assert np.all(np.abs(patch.get_xy()[:, 0]) <= np.pi + 1e-9)
+    boundaries = [line for line in axes.lines if line.get_color() == TURNING_BOUNDARY["color"]]
+    assert len(boundaries) > 100
+    for line in boundaries:
+        assert np.all(np.abs(line.get_xdata()) <= np.pi + 1e-9)
+        assert not any(np.allclose(line.get_xdata(), x) for x in (-np.pi, np.pi)), "a region boundary along the seam"
+    # The outline of blocked space is where the parts touch: never along the seam, where it is only cut.
+    for line in axes.lines:
+        if line.get_color() == OUTLINE:
+            x = np.asarray(line.get_xdata())
+            assert not np.any(np.isclose(x[:-1], x[1:]) & np.isclose(np.abs(x[1:]), np.pi))
+    assert_labels_readable(figure, axes)
+
+
+def test_the_cam_picture_is_not_blank(cam):
+    _, figure = cam
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    image = np.asarray(canvas.buffer_rgba())[:, :, :3]
+
+    def share(color):
+        return np.all(image == [int(color[k:k + 2], 16) for k in (1, 3, 5)], axis=2).mean()
+
+    # The band of blocked space fills about half the axes, and the path is drawn along its top.
+    assert 0.15 < share(BLOCKED) < 0.5
+    assert share(PATH) > 0.002
+    assert share("#ffffff") < 0.8
+
+
+def test_a_limited_angle_is_drawn_over_its_limits():
+    result = traced("lever")
+    figure = pair_figure(result, "bar", "block")
+    axes = figure.axes[0]
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("a (rad)", "xb")
+    x0, x1 = axes.get_xlim()
+    assert x0 <= 0 and x1 >= 1.5 and x1 - x0 < 2, "the limits [0, 1.5] and a little beyond"
+    assert not seam_lines(axes) and axes.spines["left"].get_visible(), "a limited angle does not wrap"
+    assert not any("\u03c0" in label.get_text() for label in axes.get_xticklabels())
+    points = assert_path_in_window_and_unbroken_across(axes)
+    # The closed form of fixtures/lever.toml: xb = 3 until the bar's corner meets the block at
+    # a = atan(7/24); xb = 9 sin a + 0.5 cos a while it pushes, to a = atan(4/3); 7.5 after.
+    a, xb = points.T
+    pushing = (a > math.atan(7 / 24) + 0.01) & (a < math.atan(4 / 3) - 0.01)
+    assert pushing.sum() > 3
+    assert np.abs(xb[pushing] - (9 * np.sin(a[pushing]) + 0.5 * np.cos(a[pushing]))).max() < 0.01
+    assert marker(axes, "start") == pytest.approx([0, 3], abs=1e-9)
+    assert marker(axes, "end") == pytest.approx([1.5, 7.5], abs=0.01)
+    # Blocked space reaches the end of the angle's range: it is cut there, not touched.
+    for line in axes.lines:
+        if line.get_color() == OUTLINE:
+            x = np.asarray(line.get_xdata())
+            assert not np.any(np.isclose(x[:-1], x0) & np.isclose(x[1:], x0))
+
+
+def test_a_one_dimensional_turning_pair_is_drawn_in_radians_against_time():
+    result = trace(analyze(loads(STOP, source="stop.toml")))
+    figure = pair_figure(result, "stop", "bar")
+    axes = figure.axes[0]
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("a (rad)", "time (s)")
+    assert axes.get_xlim() == pytest.approx((-np.pi, np.pi), abs=1e-9)
+    assert [label.get_text() for label in axes.get_xticklabels()] == QUARTER_TURNS
+    spans = [(patch.get_x(), patch.get_x() + patch.get_width()) for patch in axes.patches]
+    assert len(spans) == 1 and spans[0] == pytest.approx(STOP_BLOCKED, abs=0.01)
+    contacts = sorted(float(line.get_xdata()[0]) for line in axes.lines if line.get_color() == OUTLINE)
+    assert contacts == pytest.approx(spans[0], abs=1e-9)
+    assert sorted(float(line.get_xdata()[0]) for line in seam_lines(axes)) == pytest.approx([-np.pi, np.pi])
+    assert not [line for line in axes.lines if line.get_linestyle() == "--" and line not in seam_lines(axes)], \
+        "the regions' ends at the seam are the seam, not region boundaries"
+    assert sorted(t.get_text() for t in axes.texts if re.fullmatch(r"r\d+", t.get_text())) == ["r1", "r2"]
+    points = assert_path_in_window_and_unbroken_across(axes)
+    # a = t: the path leaves the turn at (pi, pi) and comes back in at (-pi, pi).
+    for x in (np.pi, -np.pi):
+        assert np.min(np.hypot(points[:, 0] - x, points[:, 1] - np.pi)) < 1e-9
+    assert marker(axes, "start") == pytest.approx([0, 0])
+    assert marker(axes, "end") == pytest.approx([STOP_BLOCKED[0], 2 * np.pi + STOP_BLOCKED[0]], abs=0.01)
+
+
+def test_the_note_moves_to_a_corner_clear_of_the_path():
+    """A turning pair's path may run along the window's edge (a wheel dwelling at -pi): the note
+    of regions left unlabelled moves off it."""
+    figure = Figure(figsize=(7.2, 4.8), dpi=150, layout="constrained")
+    axes = figure.add_subplot()
+    axes.set(xlim=(-np.pi, np.pi), ylim=(-np.pi, np.pi))
+    along_the_bottom = np.array([[-np.pi, -np.pi + 0.01], [np.pi, -np.pi + 0.01]])
+    axes.plot(*along_the_bottom.T)
+    figure.draw_without_rendering()
+    note = _note(axes, "")
+    _clear_corner(axes, note, along_the_bottom, 12)
+    assert note.get_position()[1] > 0.5, "moved to the top"
+    trail = LineString(axes.transData.transform(along_the_bottom)).buffer(6)
+    assert not trail.intersects(shapely.box(*note.get_window_extent().extents))
+
+
+def test_wrapping_breaks_a_path_at_each_seam_it_crosses():
+    # Across a turn and a half (seams at pi and 3 pi), still, then back over the seam at 3 pi.
+    points = np.array([[-3.0, -1.0], [10.0, 2.5], [10.0, 2.5], [9.0, 3.0]])
+    pieces = _wrapped(points, [2 * np.pi, 0.0])
+    assert len(pieces) == 4
+    whole = LineString(points)
+    for piece in pieces:
+        assert np.all(np.abs(piece[:, 0]) <= np.pi)
+        for x, y in piece:
+            assert min(whole.distance(Point(x + 2 * np.pi * k, y)) for k in range(-2, 3)) < 1e-9
+    for before, after in zip(pieces, pieces[1:]):
+        assert abs(before[-1][0]) == pytest.approx(np.pi) and after[0][0] == pytest.approx(-before[-1][0])
+        assert after[0][1] == pytest.approx(before[-1][1])
+    # Through a corner of the turn: both seams at once, one break.
+    corner = _wrapped(np.array([[3.0, 3.0], [3.5, 3.5]]), [2 * np.pi, 2 * np.pi])
+    assert len(corner) == 2 and corner[1][0] == pytest.approx([-np.pi, -np.pi])
+    # The line labels keep clear of joins the pieces round the outside of the window, never across it.
+    window = shapely.box(-np.pi, -5, np.pi, 5)
+    clearance = LineString(_clearance(pieces, (-np.pi, np.pi, -5, 5)))
+    joins = clearance.difference(shapely.MultiLineString([piece for piece in pieces if len(piece) > 1]))
+    assert joins.length > 0 and joins.intersection(window).length < 1e-9
 
 
 # ---- region tables ---------------------------------------------------------------------------

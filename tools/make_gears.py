@@ -205,8 +205,8 @@ def tooth_steps(gear: Gear, k: int, following: np.ndarray) -> tuple[list[str], l
     steps += [arc_step(ccw(involute(rb, arc.t0)), ccw(arc.centre)) for arc in reversed(arcs)]
     steps += [point(ccw(gear.foot))] if radial else []
     steps += [arc_step(following, gear.centre)]
-    faces = ([f"t{k}-cw-radial"] if radial else []) + [f"t{k}-cw{i}" for i in range(len(arcs))] + [f"t{k}-tip"]
-    faces += [f"t{k}-ccw{i}" for i in reversed(range(len(arcs)))] + ([f"t{k}-ccw-radial"] if radial else [])
+    faces = ([f"t{k}-cw-radial"] if radial else []) + [f"t{k}-cw"] * len(arcs) + [f"t{k}-tip"]
+    faces += [f"t{k}-ccw"] * len(arcs) + ([f"t{k}-ccw-radial"] if radial else [])
     return steps, faces + [f"t{k}-root"]
 
 
@@ -304,8 +304,8 @@ def header(pair: Pair, arc_tolerance: float) -> str:
          f"{pair.angular_backlash:.6f} rad of gear 2. Each involute flank is {ARCS} circular arcs "
          "lying inside the true tooth; the profile error (largest gap to the involute) is "
          f"e1 = {e1:.3e} on gear 1 and e2 = {e2:.3e} on gear 2. Below the base circle the flanks "
-         "are radial lines. Faces are named by tooth, side and arc (t3-ccw2: tooth 3's "
-         "counterclockwise-facing flank, arc 2 from the base); gear 1 drives with its ccw flanks "
+         "are radial lines. Faces are named by tooth and side (t3-ccw: tooth 3's "
+         "counterclockwise-facing flank, its arcs one face); gear 1 drives with its ccw flanks "
          "and gear 2 is driven on its ccw flanks."],
         ["Start: at t1 = t2 = 0 the mesh is symmetric (gear 1's tooth 0 on the +x axis, a space "
          "of gear 2 on its -x axis), with half the backlash on either side: the flanks are "

@@ -9,6 +9,14 @@ A 2-D pair space is drawn in its own coordinates, e.g. ``(xb1 - xp, yb1)`` for t
 feeder's piston and first block; a 1-D one with its coordinate across and input time
 up. The legend sits outside the axes so it never hides a region.
 
+A pair in which a part turns is drawn in its coordinates, angles in radians
+(``th (rad)``). An angle that turns freely wraps: the picture shows one turn of it, -pi
+to pi, ticked every quarter turn, its seam (where -pi and pi meet) a thin dash-dot line
+along the window's edge; the path is taken into that turn and broken where it crosses
+the seam, and the copies of regions a turn past the seam are not drawn. A limited angle
+is drawn over its limits and a little beyond. Each axis is framed on its own (radians
+and lengths have no common scale); the regions' boundaries are finer, for there are many.
+
     >>> from cspace import analyze, load, trace
     >>> figure = pair_figure(trace(analyze(load("fixtures/feeder.toml")), until=3), "piston", "block1")
     >>> [axes.get_xlabel() for axes in figure.axes], figure.axes[0].get_title()
@@ -17,6 +25,7 @@ up. The legend sits outside the axes so it never hides a region.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -29,7 +38,7 @@ from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 from shapely.geometry import LineString, Polygon, box
 
-from cspace import Analysis, PairSpace, Trace
+from cspace import Analysis, Mechanism, PairSpace, Region, Trace
 from cspace.errors import ModelError
 
 from .labels import Spot, place_labels
@@ -47,6 +56,20 @@ PAD = 0.25
 ASPECT = 4 / 3
 SIZE = (7.2, 4.8)
 DPI = 150
+# Pairs in which a part turns: angles in radians; one that wraps is drawn over one turn, ticked
+# every quarter turn, with its seam (where the turn closes) a thin dash-dot line at the window's
+# edge; a limited one over its limits and ANGLE_PAD beyond (a 1-D pair; a 2-D one over its box).
+TURN = 2 * np.pi
+HALF_TURNS = [-np.pi, -np.pi / 2, 0.0, np.pi / 2, np.pi]
+PI_LABELS = ["\u2212\u03c0", "\u2212\u03c0/2", "0", "\u03c0/2", "\u03c0"]
+SEAM = {"color": "#7a7a7a", "linewidth": 0.8, "linestyle": (0, (6, 2, 1, 2)), "zorder": 2.5, "clip_on": False}
+SEAM_LABEL = "seam (\u2212\u03c0 \u2261 \u03c0)"
+ANGLE_PAD = 0.1
+MARKER_CLEARANCE = 12.0  # pixels: half a path marker (6 points at 150 dpi), the note's margin and a little air
+# Their regions are often many and narrow (a convex region under a curved contact is a thin
+# slab): their boundaries are drawn finer, so they tint the free space rather than hide it.
+TURNING_BOUNDARY = {"color": "#9a9a9a", "linewidth": 0.5, "linestyle": (0, (3, 2))}
+TURNING_PAD = 0.4
 # No dates, software versions or random ids in the files, so the same input gives the same bytes.
 METADATA = {".png": {"Software": None}, ".svg": {"Date": None, "Creator": None},
             ".pdf": {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}}
@@ -85,15 +108,18 @@ def pair_figure(trace: Trace, part_a: str, part_b: str) -> Figure:
     figure = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
     axes = figure.add_subplot()
     names = [_combination(row, pair.coordinates) for row in pair.matrix]
-    if pair.dimension == 2:
-        spots = _draw_plane(axes, pair, path)
-        axes.set_ylabel(names[1])
+    if pair.periods:
+        spots, path = _draw_turning(axes, pair, mechanism, path, np.array([time for time, _, _ in samples]))
     else:
-        path = np.column_stack([path[:, 0], [time for time, _, _ in samples]])
-        spots = _draw_line(axes, pair, path)
-        axes.set_ylabel("time (s)")
-    _draw_path(axes, path)
-    axes.set_xlabel(names[0])
+        if pair.dimension == 2:
+            spots = _draw_plane(axes, pair, path)
+            axes.set_ylabel(names[1])
+        else:
+            path = np.column_stack([path[:, 0], [time for time, _, _ in samples]])
+            spots = _draw_line(axes, pair, path)
+            axes.set_ylabel("time (s)")
+        _draw_path(axes, path)
+        axes.set_xlabel(names[0])
     axes.set_title(f"{mechanism.name}: configuration space of {pair.name}")
     figure.legend(*axes.get_legend_handles_labels(), loc="outside right upper", fontsize="small")
     if pair.imposes_nothing:
@@ -102,6 +128,8 @@ def pair_figure(trace: Trace, part_a: str, part_b: str) -> Figure:
     left_out = len(place_labels(axes, spots, path, fontsize=9, color=LABEL))
     if left_out:
         note = _note(axes, "")
+        if pair.periods:
+            _clear_corner(axes, note, path, left_out + 1)
         # The note goes where the labels are already; labels under it give way to it.
         for label in axes.texts[placed:-1]:
             if label.get_window_extent().overlaps(_box_of(note, left_out + 1)):
@@ -215,6 +243,343 @@ def _draw_path(axes: Axes, points: np.ndarray) -> None:
                       label="path" if k == 0 else None)
     axes.plot(*points[0], marker="o", color=PATH, markersize=6, zorder=7, linestyle="none", label="start")
     axes.plot(*points[-1], marker="s", color=PATH, markersize=6, zorder=7, linestyle="none", label="end")
+
+
+# ---- pairs in which a part turns -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Axis:
+    """One drawn axis of a turning pair: its coordinate, how many pair-space units one drawn
+    unit is (an angle's scale, so angles are drawn in radians; 1 for a length), and whether
+    it wraps (then it is drawn over one turn, -pi to pi)."""
+
+    name: str
+    scale: float
+    angle: bool
+    wraps: bool
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (rad)" if self.angle else self.name
+
+    @property
+    def turn(self) -> float:
+        return TURN if self.wraps else 0.0
+
+
+def _turning_axes(pair: PairSpace, mechanism: Mechanism) -> list[_Axis]:
+    """The pair's axes: each row of its (diagonal) matrix scales one coordinate."""
+    axes = []
+    for k, row in enumerate(pair.matrix):
+        j = int(np.argmax(np.abs(row)))
+        name = pair.coordinates[j]
+        axes.append(_Axis(name, float(row[j]), mechanism.coordinate(name).is_angle, bool(pair.periods[k])))
+    return axes
+
+
+def _draw_turning(axes: Axes, pair: PairSpace, mechanism: Mechanism, path: np.ndarray,
+                  times: np.ndarray) -> tuple[list[Spot], np.ndarray]:
+    """A pair in which a part turns, angles in radians: one turn of each angle that wraps.
+
+    The regions copied a turn past a seam are left out (they are the ones inside, again);
+    the path is taken into the turn and broken where it crosses a seam, and the seam is a
+    thin line at the window's edge. Returns the label spots and the line the labels keep
+    clear of (the path's pieces joined round the outside of the axes).
+    """
+    frame = _turning_axes(pair, mechanism)
+    scales = np.array([axis.scale for axis in frame])
+    drawn = path / scales
+    turns = [axis.turn for axis in frame]
+    if pair.dimension == 1:
+        drawn = np.column_stack([drawn[:, 0], times])
+        turns.append(0.0)
+    pieces = _wrapped(drawn, turns)
+    regions = [region for region in pair.regions if not _past_seam(region, pair)]
+    if pair.dimension == 2:
+        spots = _draw_turning_plane(axes, pair, frame, regions, pieces)
+        axes.set_ylabel(frame[1].label)
+    else:
+        spots = _draw_turning_line(axes, frame[0], regions, pieces, mechanism, times)
+        axes.set_ylabel("time (s)")
+    _draw_seams(axes, [axis.wraps for axis in frame])
+    _draw_pieces(axes, pieces)
+    axes.set_xlabel(frame[0].label)
+    return spots, _clearance(pieces, (*axes.get_xlim(), *axes.get_ylim()))
+
+
+def _past_seam(region: Region, pair: PairSpace) -> bool:
+    """Is ``region`` a copy a turn past a seam: outside the one turn along an axis that wraps?"""
+    n = pair.dimension
+    for k, period in enumerate(pair.periods):
+        if period:
+            half, tolerance = period / 2, period * 1e-9
+            if region.bbox[k] >= half - tolerance or region.bbox[n + k] <= -half + tolerance:
+                return True
+    return False
+
+
+def _draw_turning_plane(axes: Axes, pair: PairSpace, frame: list[_Axis], regions: list[Region],
+                        pieces: list[np.ndarray]) -> list[Spot]:
+    scales = np.array([axis.scale for axis in frame])
+    outlines = [region.vertices / scales for region in regions]
+    blocked = [polygon / scales for polygon in pair.blocked]
+    # The space's box: the regions and blocked space together reach its every side.
+    space = np.vstack(outlines + blocked)
+    edge_lo, edge_hi = space.min(axis=0), space.max(axis=0)
+    points = np.vstack(pieces) if pieces else np.zeros((0, 2))
+    window = []
+    for k, axis in enumerate(frame):
+        if axis.wraps:
+            window.append((-np.pi, np.pi))
+        elif axis.angle:
+            window.append((float(edge_lo[k]), float(edge_hi[k])))
+        else:
+            values = np.concatenate([p[:, k] for p in blocked] + [points[:, k]])
+            lo, hi = (float(values.min()), float(values.max())) if len(values) else (0.0, 0.0)
+            pad = TURNING_PAD * max(hi - lo, 1.0)
+            window.append((max(lo - pad, float(edge_lo[k])), min(hi + pad, float(edge_hi[k]))))
+    (x0, x1), (y0, y1) = window
+    view = box(x0, y0, x1, y1)
+
+    def on_edge(start: np.ndarray, end: np.ndarray) -> bool:
+        """Do both ends lie on one side of the space's box (a seam, or the end of an angle's range)?"""
+        for k in range(2):
+            size = max(edge_hi[k] - edge_lo[k], 1.0) * 1e-9
+            for side in (edge_lo[k], edge_hi[k]):
+                if abs(start[k] - side) <= size and abs(end[k] - side) <= size:
+                    return True
+        return False
+
+    for k, polygon in enumerate(blocked):
+        axes.add_patch(PolygonPatch(polygon, closed=True, facecolor=BLOCKED, edgecolor=BLOCKED, linewidth=0.3,
+                                    zorder=1, label="blocked" if k == 0 else None))
+    # The outline of blocked space, less its sides on the box: there the space is cut, not touched.
+    union = shapely.union_all([Polygon(p) for p in pair.blocked])
+    stretches = [s for ring in _rings(union) for s in _stretches(np.asarray(ring.coords) / scales, on_edge)]
+    for k, stretch in enumerate(stretches):
+        axes.plot(*stretch.T, color=OUTLINE, linewidth=1.0, zorder=2, label="contact" if k == 0 else None)
+    drawn = set()
+    labelled = False
+    spots = []
+    for region, outline in zip(regions, outlines):
+        if region.dimension == 2:
+            for edge in region.edges:
+                start, end = np.asarray(edge.start) / scales, np.asarray(edge.end) / scales
+                key = tuple(sorted(tuple(np.round(v, 9).tolist()) for v in (start, end)))
+                if edge.contacts or key in drawn or on_edge(start, end):
+                    continue
+                drawn.add(key)
+                seen = LineString([start, end]).intersection(view)
+                if seen.is_empty or seen.length == 0:
+                    continue
+                axes.plot(*np.asarray(seen.coords).T, zorder=3, label=None if labelled else "region boundary",
+                          **TURNING_BOUNDARY)
+                labelled = True
+            shapes = [part for part in shapely.get_parts(Polygon(outline).intersection(view))
+                      if part.geom_type == "Polygon" and part.area > 0]
+            if shapes:
+                spots.append(Spot(region.name, area=max(shapes, key=lambda part: part.area)))
+        else:
+            ends = _extremes(outline)
+            style = {"linewidth": 4, "solid_capstyle": "butt"} if region.dimension == 1 else {"marker": "o"}
+            first = all(spot.area is not None for spot in spots)
+            axes.plot(*ends.T, color=CHANNEL, zorder=4, label="zero-width region" if first else None, **style)
+            middle = ends.mean(axis=0)
+            if x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1:
+                spots.append(Spot(region.name, channel=(tuple(ends[0]), tuple(ends[1]))))
+    axes.set_xlim(x0, x1)
+    axes.set_ylim(y0, y1)
+    return spots
+
+
+def _draw_turning_line(axes: Axes, axis: _Axis, regions: list[Region], pieces: list[np.ndarray],
+                       mechanism: Mechanism, times: np.ndarray) -> list[Spot]:
+    """A turning pair of one axis, like :func:`_draw_line`: the angle across, in radians, time up."""
+    if axis.wraps:
+        lo, hi = -np.pi, np.pi
+    else:
+        ends = [v / axis.scale for region in regions for v in region.vertices.ravel()]
+        ends += [v for piece in pieces for v in piece[:, 0]]
+        limits = mechanism.coordinate(axis.name).limits if axis.angle else None
+        if limits is not None:
+            lo, hi = min(limits[0] - ANGLE_PAD, *ends), max(limits[1] + ANGLE_PAD, *ends)
+        else:
+            lo, hi = _padded(np.array(ends))
+    top = max(float(times.max()), 1.0) if len(times) else 1.0
+    bottom, ceiling = -0.03 * top, 1.05 * top
+    regions = [r for r in regions if r.bbox[0] / axis.scale <= hi and r.bbox[1] / axis.scale >= lo]
+    free = sorted((max(r.bbox[0] / axis.scale, lo), min(r.bbox[1] / axis.scale, hi)) for r in regions)
+    gaps = [(a, b) for a, b in zip([lo] + [f[1] for f in free], [f[0] for f in free] + [hi]) if b > a]
+    for k, (a, b) in enumerate(gaps):
+        axes.axvspan(a, b, color=BLOCKED, zorder=1, label="blocked" if k == 0 else None)
+    shown = set()
+    spots = []
+    for region in regions:
+        for edge in region.edges:
+            x = edge.start[0] / axis.scale
+            if not lo <= x <= hi or (axis.wraps and not edge.contacts and abs(abs(x) - np.pi) <= 1e-9):
+                continue  # off the picture, or the seam (drawn as such)
+            kind = "contact" if edge.contacts else "region boundary"
+            style = {"color": OUTLINE, "linewidth": 1.0} if edge.contacts else {"color": BOUNDARY, "linewidth": 0.8,
+                                                                                "linestyle": DASHES}
+            axes.axvline(x, zorder=2, label=None if kind in shown else kind, **style)
+            shown.add(kind)
+        a, b = max(region.bbox[0] / axis.scale, lo), min(region.bbox[1] / axis.scale, hi)
+        spots.append(Spot(region.name, area=box(a, bottom, b, ceiling)))
+    axes.set_xlim(lo, hi)
+    axes.set_ylim(bottom, ceiling)
+    return spots
+
+
+def _draw_seams(axes: Axes, wraps: list[bool]) -> None:
+    """Each axis that wraps: ticks at multiples of pi/2, and its seam, at both ends of the
+    turn, a thin line in place of the frame there."""
+    first = True
+    for k, wrapping in enumerate(wraps):
+        if not wrapping:
+            continue
+        if k == 0:
+            axes.set_xticks(HALF_TURNS, PI_LABELS)
+            lines = [axes.axvline(x, **SEAM) for x in (-np.pi, np.pi)]
+            sides = ("left", "right")
+        else:
+            axes.set_yticks(HALF_TURNS, PI_LABELS)
+            lines = [axes.axhline(y, **SEAM) for y in (-np.pi, np.pi)]
+            sides = ("bottom", "top")
+        for side in sides:
+            axes.spines[side].set_visible(False)
+        if first:
+            lines[0].set_label(SEAM_LABEL)
+            first = False
+
+
+def _wrapped(points: np.ndarray, turns: list[float]) -> list[np.ndarray]:
+    """A polyline taken into one turn along each axis with ``turns[k] > 0`` (``[-turn/2, turn/2]``):
+    its pieces, a new one wherever it crosses a seam, each ending on the seam it crosses.
+
+    >>> [piece.round(2).tolist() for piece in _wrapped(np.array([[3.0, 0.0], [3.5, 1.0]]), [2 * np.pi, 0])]
+    [[[3.0, 0.0], [3.14, 0.28]], [[-3.14, 0.28], [-2.78, 1.0]]]
+    """
+    if not len(points):
+        return []
+    turns = np.asarray(turns, float)
+    wraps = turns > 0
+    period = np.where(wraps, turns, 1.0)
+
+    def cell(x: np.ndarray) -> np.ndarray:
+        return np.where(wraps, np.floor((x + period / 2) / period), 0.0)
+
+    def into(x: np.ndarray, which: np.ndarray) -> np.ndarray:
+        return np.where(wraps, np.clip(x - which * period, -period / 2, period / 2), x)
+
+    pieces = [[into(points[0], cell(points[0]))]]
+    current = cell(points[0])
+    for p, q in zip(points[:-1], points[1:]):
+        ts = {0.0, 1.0}
+        for k in np.flatnonzero(wraps):
+            a, b = sorted((cell(p)[k], cell(q)[k]))
+            for j in range(int(a) + 1, int(b) + 1):
+                t = ((j - 0.5) * period[k] - p[k]) / (q[k] - p[k])
+                if 0 < t < 1:
+                    ts.add(float(t))
+        ts = sorted(ts)
+        for ta, tb in zip(ts, ts[1:]):
+            start, end = p + ta * (q - p), p + tb * (q - p)
+            which = cell((start + end) / 2)
+            if np.array_equal(which, current):
+                pieces[-1].append(into(end, which))
+            else:
+                pieces.append([into(start, which), into(end, which)])
+                current = which
+    return [np.array(piece) for piece in pieces]
+
+
+def _draw_pieces(axes: Axes, pieces: list[np.ndarray]) -> None:
+    """The path's pieces as :func:`_draw_path` draws a path: each stretch once, a circle at the
+    start, a square at the end."""
+    if not pieces:
+        return
+    lines = [LineString(piece) for piece in pieces if len(piece) > 1]
+    lines = [line for line in lines if line.length > 0]
+    if lines:
+        for k, piece in enumerate(shapely.get_parts(shapely.line_merge(shapely.union_all(lines)))):
+            axes.plot(*np.asarray(piece.coords).T, color=PATH, linewidth=1.6, zorder=6,
+                      label="path" if k == 0 else None)
+    # Whole even on the seam or at the end of an angle's range, where the path may start or end.
+    axes.plot(*pieces[0][0], marker="o", color=PATH, markersize=6, zorder=7, linestyle="none", label="start",
+              clip_on=False)
+    axes.plot(*pieces[-1][-1], marker="s", color=PATH, markersize=6, zorder=7, linestyle="none", label="end",
+              clip_on=False)
+
+
+def _clear_corner(axes: Axes, note: Text, path: np.ndarray, count: int) -> None:
+    """Move ``note`` to the first corner of the axes where it hides none of the path (the lower
+    left if none is clear): a turning pair's path may run along any edge of one turn."""
+    trail = LineString(axes.transData.transform(path)) if len(path) > 1 else shapely.Point(
+        axes.transData.transform(path)[0]) if len(path) else None
+    if trail is None:
+        return
+    trail = trail.buffer(MARKER_CLEARANCE)
+    for x, y, ha, va in ((0.01, 0.015, "left", "bottom"), (0.99, 0.015, "right", "bottom"),
+                         (0.01, 0.985, "left", "top"), (0.99, 0.985, "right", "top")):
+        note.set(x=x, y=y, horizontalalignment=ha, verticalalignment=va)
+        if not trail.intersects(box(*_box_of(note, count).extents)):
+            return
+    note.set(x=0.01, y=0.015, horizontalalignment="left", verticalalignment="bottom")
+
+
+def _clearance(pieces: list[np.ndarray], window: tuple[float, float, float, float]) -> np.ndarray:
+    """One line through the path's pieces for the labels to keep clear of: from the seam where
+    a piece ends out of the window, round it and back in where the next piece starts.
+
+    >>> _clearance([np.array([[0.0, 0.0], [1.0, 0.5]]), np.array([[-1.0, 0.5], [0.0, 0.2]])], (-1, 1, -1, 1)).tolist()
+    [[0.0, 0.0], [1.0, 0.5], [3.0, 0.5], [3.0, 3.0], [-3.0, 3.0], [-3.0, 0.5], [-1.0, 0.5], [0.0, 0.2]]
+    """
+    if not pieces:
+        return np.zeros((0, 2))
+    x0, x1, y0, y1 = window
+    width, height = x1 - x0, y1 - y0
+    ring = box(x0 - width, y0 - height, x1 + width, y1 + height).exterior
+    corners = np.asarray(ring.coords)[:-1]
+    along = np.array([ring.project(shapely.Point(c)) for c in corners])
+
+    def outside(point: np.ndarray) -> np.ndarray:
+        """``point`` (on the window's edge) moved straight out onto the ring."""
+        x, y = point
+        nearest = np.argmin([abs(x - x0), abs(x - x1), abs(y - y0), abs(y - y1)])
+        return np.array([(x0 - width, y), (x1 + width, y), (x, y0 - height), (x, y1 + height)][nearest])
+
+    out = [pieces[0]]
+    for before, after in zip(pieces, pieces[1:]):
+        leave, enter = outside(before[-1]), outside(after[0])
+        a, b = ring.project(shapely.Point(leave)), ring.project(shapely.Point(enter))
+        # The ring's corners lie in order along it: walk on from where the path leaves to where it comes back.
+        walk = corners[(along > a) & (along < b)] if a <= b else np.vstack([corners[along > a], corners[along < b]])
+        out.append(np.vstack([leave, *walk, enter]))
+        out.append(after)
+    return np.vstack(out)
+
+
+def _stretches(ring: np.ndarray, cut) -> list[np.ndarray]:
+    """A closed ring's stretches without the sides for which ``cut(start, end)`` holds."""
+    points = ring[:-1]
+    n = len(points)
+    kept = [not cut(points[i], points[(i + 1) % n]) for i in range(n)]
+    if all(kept):
+        return [ring]
+    first = kept.index(False)
+    stretches, current = [], []
+    for i in range(first + 1, first + 1 + n):
+        i %= n
+        if kept[i]:
+            current = current or [points[i]]
+            current.append(points[(i + 1) % n])
+        elif current:
+            stretches.append(np.array(current))
+            current = []
+    if current:
+        stretches.append(np.array(current))
+    return stretches
 
 
 def _window(points: np.ndarray, limits: np.ndarray) -> Polygon:
