@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from fractions import Fraction
 
 import numpy as np
 import pyclipper
@@ -292,33 +291,43 @@ def _side_region(sides: list, quantum: float, part_a: str, part_b: str) -> Regio
 
 def _clipped(sides: list) -> list | None:
     """The convex polygon of the half-planes, exactly: (row, label, start, end) for each side
-    that bounds it with positive length, counterclockwise; None if it has no area."""
+    that bounds it with positive length, counterclockwise; None if it has no area.
+
+    Clipped side by side from a box far beyond the grid. Every vertex is where two lines
+    meet (a side's and the line of the edge it cuts), kept as integers (X, Y, W), W > 0,
+    for the point (X / W, Y / W): exact without fractions."""
     big = 2 ** 62
-    polygon = [(Fraction(-big), Fraction(-big)), (Fraction(big), Fraction(-big)),
-               (Fraction(big), Fraction(big)), (Fraction(-big), Fraction(big))]
-    owner = [None] * 4  # the side each polygon edge (from vertex i to i + 1) lies on
+    lines = [(0, -1, big), (1, 0, big), (0, 1, big), (-1, 0, big)] + [row for row, _ in sides]
+    polygon = [(-big, -big, 1), (big, -big, 1), (big, big, 1), (-big, big, 1)]
+    on = [0, 1, 2, 3]  # the line each polygon edge (from vertex i to i + 1) lies on
+    owner: list = [None] * 4  # the side it is part of (None: the box)
     for s, ((a, b, c), _) in enumerate(sides):
-        out, owners = [], []
+        out, ons, owners = [], [], []
         n = len(polygon)
+        values = [a * x + b * y - c * w for x, y, w in polygon]
         for i in range(n):
-            p, q = polygon[i], polygon[(i + 1) % n]
-            fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
+            fp, fq = values[i], values[(i + 1) % n]
             if fp <= 0:
-                out.append(p)
+                out.append(polygon[i])
                 # From a point on the line towards the outside, the edge runs along the line.
-                owners.append(s if fp == 0 and fq > 0 else owner[i])
+                if fp == 0 and fq > 0:
+                    ons.append(s + 4)
+                    owners.append(s)
+                else:
+                    ons.append(on[i])
+                    owners.append(owner[i])
             if (fp < 0 < fq) or (fq < 0 < fp):
-                t = fp / (fp - fq)
-                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
+                out.append(_meet(lines[s + 4], lines[on[i]]))
+                ons.append(s + 4 if fp < 0 else on[i])
                 owners.append(s if fp < 0 else owner[i])
-        polygon, owner = out, owners
+        polygon, on, owner = out, ons, owners
         if len(polygon) < 3:
             return None
     kept = []
     n = len(polygon)
     for i in range(n):
         start, end = polygon[i], polygon[(i + 1) % n]
-        if start != end and owner[i] is not None:
+        if not _same(start, end) and owner[i] is not None:
             row, label = sides[owner[i]]
             if kept and kept[-1][0] == row:
                 kept[-1] = (row, label, kept[-1][2], end)
@@ -327,12 +336,38 @@ def _clipped(sides: list) -> list | None:
     if len(kept) > 1 and kept[0][0] == kept[-1][0]:
         first = kept.pop(0)
         kept[-1] = (first[0], first[1], kept[-1][2], first[3])
-    area = sum(p[0] * q[1] - q[0] * p[1] for p, q in zip(polygon, polygon[1:] + polygon[:1]))
-    return [(row, label, _float2(start), _float2(end)) for row, label, start, end in kept] if area > 0 else None
+    if not _has_area(polygon):
+        return None
+    return [(row, label, _float2(start), _float2(end)) for row, label, start, end in kept]
 
 
-def _float2(point: tuple) -> tuple[float, float]:
-    return (float(point[0]), float(point[1]))
+def _meet(first: tuple[int, int, int], second: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Where two lines a x + b y = c meet, as (X, Y, W) with W > 0."""
+    a1, b1, c1 = first
+    a2, b2, c2 = second
+    w = a1 * b2 - a2 * b1
+    x, y = c1 * b2 - c2 * b1, a1 * c2 - a2 * c1
+    return (x, y, w) if w > 0 else (-x, -y, -w)
+
+
+def _same(p: tuple[int, int, int], q: tuple[int, int, int]) -> bool:
+    return p[0] * q[2] == q[0] * p[2] and p[1] * q[2] == q[1] * p[2]
+
+
+def _has_area(polygon: list[tuple[int, int, int]]) -> bool:
+    """Does the convex polygon enclose area: some three of its corners not on a line?"""
+    first = polygon[0]
+    for k in range(1, len(polygon) - 1):
+        (x1, y1, w1), (x2, y2, w2) = polygon[k], polygon[k + 1]
+        x0, y0, w0 = first
+        # Twice the signed area of the triangle, times w0 w1 w2 > 0.
+        if x0 * (y1 * w2 - y2 * w1) - y0 * (x1 * w2 - x2 * w1) + w0 * (x1 * y2 - x2 * y1) > 0:
+            return True
+    return False
+
+
+def _float2(point: tuple[int, int, int]) -> tuple[float, float]:
+    return (point[0] / point[2], point[1] / point[2])
 
 
 def _region(piece: list[GridPoint], label_of: Callable, quantum: float, part_a: str, part_b: str) -> Region:

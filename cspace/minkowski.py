@@ -391,27 +391,27 @@ def _strip_collinear(ring: list[IntPoint], faces: _FaceIndex | None = None,
     """The ring without vertices between collinear edges (within ``flat`` grid steps of the
     line through their neighbours); with ``faces``, only where the two edges lie along the
     same faces (a vertex where one face ends and the next begins stays, so each face keeps
-    its own edge and its own contacts)."""
+    its own edge and its own contacts).
+
+    Vertices go first to last, each as soon as it is found; a removal changes only its two
+    neighbours, so the scan goes on from the one before it."""
     ring = _dedupe(ring)
-    changed = True
-    while changed and len(ring) > 3:
-        changed = False
-        for i in range(len(ring)):
-            (x0, y0), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % len(ring)]
-            cross = (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1)
-            if abs(cross) > flat * math.hypot(x2 - x0, y2 - y0):
-                continue
-            if faces is None:
-                ring.pop(i)
-                changed = True
-                break
+    i = 0
+    while i < len(ring) and len(ring) > 3:
+        (x0, y0), (x1, y1), (x2, y2) = ring[i - 1], ring[i], ring[(i + 1) % len(ring)]
+        cross = (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1)
+        removable = abs(cross) <= flat * math.hypot(x2 - x0, y2 - y0)
+        if removable and faces is not None:
             before = faces.along(ring[i - 1], ring[i])
-            if before == faces.along(ring[i], ring[(i + 1) % len(ring)]):
-                if len(before) == 1:  # the merged edge lies along that face (maybe not exactly collinear)
-                    faces.add(ring[i - 1], ring[(i + 1) % len(ring)], before[0])
-                ring.pop(i)
-                changed = True
-                break
+            removable = before == faces.along(ring[i], ring[(i + 1) % len(ring)])
+            if removable and len(before) == 1:  # the merged edge lies along that face (maybe not exactly collinear)
+                faces.add(ring[i - 1], ring[(i + 1) % len(ring)], before[0])
+        if not removable:
+            i += 1
+            continue
+        last = i == len(ring) - 1
+        ring.pop(i)
+        i = 0 if i == 0 or last else i - 1
     return ring
 
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from shapely import affinity
-from shapely.geometry import Polygon
+from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry.polygon import orient
 
 from .contact_curves import Shape
 
@@ -46,12 +47,52 @@ class Symmetry:
 
 
 def order(polygons: list[Polygon], pivot: tuple[float, float]) -> int:
-    """The largest N (up to MOST) for which every polygon is unchanged by a turn of 2 pi / N."""
-    best = 1
-    for n in range(2, MOST + 1):
-        if all(_unchanged(p, pivot, 2 * math.pi / n) for p in polygons):
-            best = n
-    return best
+    """The largest N (up to MOST) for which every polygon is unchanged by a turn of 2 pi / N.
+
+    A candidate is tried (turned, compared by area) only if the polygons' angular moments
+    allow it: see :func:`_possible`."""
+    moments = [_moments(p, pivot) for p in polygons]
+    for n in range(MOST, 1, -1):
+        if all(_possible(m, n) for m in moments) and all(_unchanged(p, pivot, 2 * math.pi / n) for p in polygons):
+            return n
+    return 1
+
+
+def _moments(shape: Polygon | MultiPolygon, pivot: tuple[float, float]) -> np.ndarray:
+    """M_k = (1 / A) * integral of (z / R)^k over the shape, k = 1..MOST, z = x + iy about
+    the pivot and R its farthest point: by Green's theorem, exact on each edge p -> q,
+    integral of z^k dA = (1 / 2i) * loop integral of z^k conj(z) dz."""
+    loops = []
+    for polygon in getattr(shape, "geoms", [shape]):
+        polygon = orient(polygon)  # exterior counterclockwise, holes clockwise: one loop integral
+        for ring in (polygon.exterior, *polygon.interiors):
+            xy = np.asarray(ring.coords)
+            loops.append(xy[:, 0] - pivot[0] + 1j * (xy[:, 1] - pivot[1]))
+    reach = max(float(np.abs(z).max()) for z in loops) or 1.0
+    k = np.arange(1, MOST + 1)[:, None]
+    total = np.zeros(MOST, complex)
+    for z in loops:
+        z = z / reach
+        p, q = z[:-1], z[1:]
+        d = q - p
+        keep = d != 0
+        p, q, d = p[keep], q[keep], d[keep]
+        turn = np.conj(d) / d
+        # On the edge conj(z) = conj(p) + (z - p) turn, so the integral is
+        # (conj(p) - p turn) (q^(k+1) - p^(k+1)) / (k+1) + turn (q^(k+2) - p^(k+2)) / (k+2).
+        lead = (np.conj(p) - p * turn) * (q ** (k + 1) - p ** (k + 1)) / (k + 1)
+        tail = turn * (q ** (k + 2) - p ** (k + 2)) / (k + 2)
+        total += (lead + tail).sum(axis=1) / 2j
+    return total / (shape.area / reach ** 2)
+
+
+def _possible(moments: np.ndarray, n: int) -> bool:
+    """Can turning by 2 pi / n leave the polygon unchanged within MATCH of its area? Turned,
+    M_k becomes M_k e^(2 pi i k / n); the two differ by at most twice the changed area's
+    fraction, so |M_k| |1 - e^(2 pi i k / n)| <= 2 MATCH for every k (with margin)."""
+    k = np.arange(1, MOST + 1)
+    factor = np.abs(1 - np.exp(2j * math.pi * k / n))
+    return bool(np.all(np.abs(moments) * factor <= 8 * MATCH + 1e-9))
 
 
 def _unchanged(polygon: Polygon, pivot: tuple[float, float], angle: float) -> bool:
