@@ -17,7 +17,7 @@ from .errors import GeometryError, ModelError
 from .geometry import check_profile, region_of
 from .model import LINKAGE, Mechanism, Part
 from .poses import initial_bounds, part_transform
-from .tolerance import MIN_SIZE, RESOLUTION
+from .tolerance import MIN_SIZE, RESOLUTION, Tolerance
 
 
 def check_scale(mechanism: Mechanism) -> None:
@@ -49,11 +49,11 @@ def check_profiles(mechanism: Mechanism) -> None:
                     check_profile(profile, length)
                 except GeometryError as error:
                     raise error.located(where=f"part {part.name!r}", field=f"slices[{i}].profiles[{k}]") from None
-            _check_no_crossing(part, i, length)
+            _check_no_crossing(part, i, mechanism.tolerance)
     check_scale(mechanism)
 
 
-def _check_no_crossing(part: Part, index: int, length: float) -> None:
+def _check_no_crossing(part: Part, index: int, tolerance: Tolerance) -> None:
     """Profiles of a slice may be apart, touch, or nest (a nested profile is a hole); two whose
     outlines cross are ambiguous (which is material, which a hole?), so they are refused."""
     profiles = part.slices[index].profiles
@@ -64,7 +64,7 @@ def _check_no_crossing(part: Part, index: int, length: float) -> None:
     tree = shapely.STRtree(polygons)
     for i, k in sorted(zip(*tree.query(polygons, predicate="overlaps"))):
         # Profiles drawn to touch (a lip on a slope) may overlap by float noise: not a crossing.
-        if i < k and overlap_depth(polygons[i], polygons[k]) > length:
+        if i < k and overlap_depth(polygons[i], polygons[k], tolerance.quantum) > tolerance.length:
             where = polygons[i].intersection(polygons[k]).representative_point()
             x, y = where.x + near[0], where.y + near[1]
             raise GeometryError(f"profiles {i} and {k} cross near ({x:.6g}, {y:.6g}); profiles of a "
@@ -86,9 +86,14 @@ def posed(mechanism: Mechanism, part: Part, slice_index: int, values: Mapping[st
                             [t[0, 0], t[0, 1], t[1, 0], t[1, 1], t[0, 2], t[1, 2]])
 
 
-def overlap_depth(a: BaseGeometry, b: BaseGeometry) -> float:
-    """How deep two shapes overlap (0 when they only touch)."""
-    common = a.intersection(b)
+def overlap_depth(a: BaseGeometry, b: BaseGeometry, grid: float = 0.0) -> float:
+    """How deep two shapes overlap (0 when they only touch).
+
+    With ``grid`` > 0 the overlap is found by snap rounding to that grid, which is robust:
+    GEOS's floating overlay may take a part lying along a nearly collinear face for wholly
+    inside it (a block sliding on a slope measured 3 deep instead of touching).
+    """
+    common = shapely.intersection(a, b, grid_size=grid or None)
     if common.is_empty or common.area == 0:
         return 0.0
     depths = [2.0 * shapely.maximum_inscribed_circle(part, tolerance=max(part.area ** 0.5 * 1e-3, 1e-12)).length
@@ -112,9 +117,9 @@ def check_initial_overlaps(mechanism: Mechanism, values: Mapping[str, float]) ->
         (pa, sa, ga), (pb, sb, gb) = shapes[i], shapes[j]
         if pa.name == pb.name or not (sa.z[0] < sb.z[1] and sb.z[0] < sa.z[1]):
             continue
-        depth = overlap_depth(ga, gb)
+        depth = overlap_depth(ga, gb, mechanism.tolerance.quantum)
         if depth > tolerance:
-            common = ga.intersection(gb)
+            common = shapely.intersection(ga, gb, grid_size=mechanism.tolerance.quantum)
             where = common.representative_point()
             x, y = where.x + mechanism.origin[0], where.y + mechanism.origin[1]
             raise ModelError(f"overlap {depth:.4g} deep (area {common.area:.4g}) around "

@@ -63,6 +63,7 @@ class Scene:
     def __init__(self, mechanism: Mechanism) -> None:
         self.mechanism = mechanism
         self.origin = mechanism.origin  # shapes relative to it: far-out parts keep their precision
+        self.grid = mechanism.tolerance.quantum  # overlays snap-round to it (robust; see overlap_depth)
         fine = mechanism.tolerance.arc * FINE
         self.base = {(part.name, k): region_of(slice_.profiles, fine, self.origin)
                      for part in mechanism.parts if part.motion != LINKAGE
@@ -114,7 +115,7 @@ def overlaps(mechanism: Mechanism, values: dict[str, float], tolerance: float,
     for i, ka in enumerate(keys):
         for kb in keys[i + 1:]:
             if scene.touching(ka, kb):
-                depth = overlap_depth(shapes[ka], shapes[kb])
+                depth = overlap_depth(shapes[ka], shapes[kb], scene.grid)
                 if depth > tolerance:
                     found.append((ka[0], kb[0], depth))
     return found
@@ -145,7 +146,8 @@ def held(scene: Scene, values: dict[str, float], coordinate: str, direction: int
     def holders(move: dict[str, float]) -> set[tuple[str, int]]:
         moved = scene.place({**values, **{n: values[n] + d for n, d in move.items()}}, {owner})
         return {other for key, shape in moved.items() for other, other_shape in others.items()
-                if scene.touching(key, other) and shape.intersection(other_shape).area > noise}
+                if scene.touching(key, other)
+                and shapely.intersection(shape, other_shape, grid_size=scene.grid).area > noise}
 
     if spec.is_angle:
         return bool(holders({spec.name: direction * probe / _reach(mechanism, spec)}))
