@@ -286,9 +286,15 @@ def _check_initially_free(analysis: Analysis) -> None:
     tolerance = mechanism.tolerance
     for pair in analysis.constraining_pairs:
         values = np.array([analysis.initial[mechanism.coordinate_index[c]] for c in pair.coordinates])
-        if not pair.regions_at(pair.point(values, wrap=True), tolerance.length):
-            raise ModelError(f"their linearized shapes overlap in the initial configuration although the "
-                             f"real shapes do not: they touch along an arc, where linearization may add "
-                             f"up to the arc tolerance {tolerance.arc:.3g}; move them that far apart or "
-                             f"lower [tolerance] arc", file=mechanism.source,
-                             where=f"parts {pair.part_a!r} and {pair.part_b!r}", field="initial configuration")
+        if pair.regions_at(pair.point(values, wrap=True), tolerance.length):
+            continue
+        if any(mechanism.coordinate(c).is_angle for c in pair.coordinates):
+            why = (f"a pair with a turning part is free only from {tolerance.turning_gap:.3g} short of "
+                   f"touching (its blocked space is grown to bound the arc tolerance): start them touching "
+                   f"nothing, at least that far apart, or lower [tolerance] arc")
+        else:
+            why = (f"their linearized shapes overlap although the real shapes do not: they touch along "
+                   f"an arc, where linearization may add up to the arc tolerance {tolerance.arc:.3g}; move "
+                   f"them that far apart or lower [tolerance] arc")
+        raise ModelError(why, file=mechanism.source, where=f"parts {pair.part_a!r} and {pair.part_b!r}",
+                         field="initial configuration")

@@ -1,17 +1,17 @@
 """Free space of a pair cut into closed convex regions, each side one contact or free.
 
-Free space is the pair space's box less the (grown) blocked polygons, on the integer
-grid. It is triangulated by GEOS's constrained Delaunay triangulation (no new
-vertices: every corner is a vertex of the free polygon, exact on the grid) and
-triangles are merged across shared sides while the union stays convex
-(Hertel-Mehlhorn, which leaves at most four times the fewest convex pieces). A merge
-never makes a straight angle between two sides of different labels, so every facet
-of a region is a contact (the faces of A and B touching along it) or free along its
-whole length, and the end of a contact is a region exit, as for translating pairs.
+Free space is a cell of the pair space (a box on the integer grid) less the grown
+blocked polygons. It is cut by a vertical decomposition (:mod:`cspace.trapezoids`):
+every region is half-planes with integer rows, its floors and ceilings the blocked
+outline's edges, its walls verticals through vertices, and a straight side keeps one
+label, so every facet of a region is a contact (the faces of A and B touching along
+it) or free along its whole length, and the end of a contact is a region exit, as for
+translating pairs.
 
-Along an axis that wraps (a freely turning part) the box spans one turn; a region on
-a seam is also given shifted by a turn past it. Along a translation the box ends a
-margin past the blocked space and two free strips run on to infinity.
+A cell's regions are repeated over the space (:func:`repeated`); along an axis that
+wraps (a freely turning part) the space spans one turn and a region on a seam is also
+given shifted by a turn past it; along a translation the box ends a margin past the
+blocked space and two free strips run on to infinity (:func:`finished`).
 """
 
 from __future__ import annotations
@@ -73,17 +73,42 @@ class LabelledEdges:
         return f"LabelledEdges({len(self.labels)})"
 
 
-def free_regions(box: tuple[int, int, int, int], blocked: list[np.ndarray], edges: LabelledEdges, axes: tuple,
+def cell_regions(cell: tuple[int, int, int, int], blocked: list[np.ndarray], edges: LabelledEdges,
                  quantum: float, part_a: str, part_b: str) -> list[Region]:
-    """Closed convex regions covering the box less the blocked polygons, named r1, r2, ...,
-    with the strips past the box along a translation and the copies across the seams."""
-    polygons = _free_polygons(box, blocked)
+    """Closed convex regions covering the cell (a box on the grid) less the blocked
+    polygons, unnamed; a side on the cell's edge is free."""
+    polygons = _free_polygons(cell, blocked)
     labels: dict = {}
     for polygon in polygons:
-        labels.update(_boundary_labels(polygon, box, edges))
+        labels.update(_boundary_labels(polygon, cell, edges))
     regions = [_side_region(sides, quantum, part_a, part_b) for sides in decompose(polygons, labels)]
-    regions = [region for region in regions if region is not None]
-    regions += _strips(box, axes, quantum)
+    return [region for region in regions if region is not None]
+
+
+def repeated(regions: list[Region], steps: tuple[int, int], counts: tuple[int, int], quantum: float,
+             renamed: Callable[[tuple[Contact, ...], int, int], tuple[Contact, ...]]) -> list[Region]:
+    """A cell's regions repeated ``counts`` times along each axis, copy (i, j) moved by i and j
+    cells (``steps`` grid steps each) with its contacts ``renamed(contacts, i, j)``."""
+    out = list(regions)
+    moves = [(i, j) for i in range(counts[0]) for j in range(counts[1]) if i or j]
+    for region in regions:
+        starts = np.array([e.start for e in region.edges], float).reshape(-1, 2)
+        ends = np.array([e.end for e in region.edges], float).reshape(-1, 2)
+        for i, j in moves:
+            shift = np.array([i * steps[0], j * steps[1]], float) * quantum
+            edges = tuple(RegionEdge(e.row, tuple(start), tuple(end), renamed(e.contacts, i, j) if e.contacts else ())
+                          for e, start, end in zip(region.edges, (starts + shift).tolist(), (ends + shift).tolist()))
+            bbox = (region.bbox[0] + shift[0], region.bbox[1] + shift[1], region.bbox[2] + shift[0],
+                    region.bbox[3] + shift[1])
+            out.append(Region(region.name, region.rows, region.bounds + region.rows @ shift, region.vertices + shift,
+                              edges, region.dimension, tuple(float(v) for v in bbox)))
+    return out
+
+
+def finished(regions: list[Region], box: tuple[int, int, int, int], axes: tuple, quantum: float) -> list[Region]:
+    """The regions of the box with the strips past it along a translation, in order and
+    named r1, r2, ..., and the copies across its seams."""
+    regions = regions + _strips(box, axes, quantum)
     regions.sort(key=_order)
     named = [_named(region, f"r{k + 1}") for k, region in enumerate(regions)]
     return named + _seam_copies(named, box, axes, quantum)
@@ -370,28 +395,6 @@ def _float2(point: tuple[int, int, int]) -> tuple[float, float]:
     return (point[0] / point[2], point[1] / point[2])
 
 
-def _region(piece: list[GridPoint], label_of: Callable, quantum: float, part_a: str, part_b: str) -> Region:
-    """A convex piece as a region: one row per facet (collinear sides of one label)."""
-    n = len(piece)
-    starts = [k for k in range(n) if _cross(piece[k - 1], piece[k], piece[(k + 1) % n]) != 0
-              or label_of(piece[k - 1], piece[k]) != label_of(piece[k], piece[(k + 1) % n])]
-    rows, bounds, edges = [], [], []
-    for m, k in enumerate(starts):
-        end = starts[(m + 1) % len(starts)]
-        p, q = piece[k], piece[end]
-        a, b = q[1] - p[1], p[0] - q[0]
-        norm = math.hypot(a, b)
-        rows.append((a / norm, b / norm))
-        bounds.append((a * p[0] + b * p[1]) * quantum / norm)
-        label = label_of(p, piece[(k + 1) % n])
-        edges.append(RegionEdge(m, (p[0] * quantum, p[1] * quantum), (q[0] * quantum, q[1] * quantum),
-                                _contacts(label, part_a, part_b)))
-    vertices = np.array(piece, float) * quantum
-    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
-    return Region("", np.array(rows, float), np.array(bounds, float), vertices, tuple(edges), 2,
-                  (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
-
-
 def _contacts(label: Label | None, part_a: str, part_b: str) -> tuple[Contact, ...]:
     if label is None or not label[0] or not label[1]:
         return ()
@@ -444,6 +447,8 @@ def _seam_copies(regions: list[Region], box: tuple[int, int, int, int], axes: tu
         for k, axis in enumerate(axes):
             if not axis.period:
                 continue
+            if lows[k] + 1 < region.bbox[k] / quantum and region.bbox[k + 2] / quantum < highs[k] - 1:
+                continue  # off both seams
             along = np.round(region.vertices[:, k] / quantum)
             if (along == highs[k]).any():
                 shifts[k].append(-axis.period)

@@ -94,7 +94,7 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
     segments = []
     for segment in trace.segments:
         record = _segment_record(trace, segment)
-        record["constraints"] = diagram.reported(segment.first.key, segment.start).constraints(
+        record["constraints"] = diagram.reported(segment.pieces[0].key, segment.start).constraints(
             manager, names, 4 + extra_decimals(trace))
         segments.append(record)
     document = {

@@ -234,19 +234,20 @@ class _Run:
         self.faces = sorted((tuple(sorted((at[k], at[k + 1]))), piece.edge_faces[chain[k]])
                             for k in range(len(chain) - 1))
 
-    def features(self, lo, hi, shift) -> tuple[str, ...] | None:
+    def features(self, lo: int, hi: int, shift: int) -> tuple[str, ...] | None:
         """Features of the run (moved by ``shift`` along t) touching the stretch [lo, hi]:
         the faces overlapping it, or, for a single point, the face holding it; ``None``
-        where an internal diagonal touches (that stretch lies inside the part's material)."""
+        where an internal diagonal touches (that stretch lies inside the part's material).
+        All three are given doubled (a shift halfway between two stops stays an integer)."""
         if not self.faces:
             return (self.corner,)
         if hi > lo:
-            found = [f for (t0, t1), f in self.faces if min(hi, t1 + shift) > max(lo, t0 + shift)]
+            found = [f for (t0, t1), f in self.faces if min(hi, 2 * t1 + shift) > max(lo, 2 * t0 + shift)]
         else:
-            middle = (lo + hi) / 2
-            found = [f for (t0, t1), f in self.faces if t0 + shift <= middle <= t1 + shift]
-            found = found or [min(self.faces, key=lambda e: min(abs(e[0][0] + shift - middle),
-                                                             abs(e[0][1] + shift - middle)))[1]]
+            middle = lo + hi  # doubled again: compared with doubled positions doubled
+            found = [f for (t0, t1), f in self.faces if 2 * (2 * t0 + shift) <= middle <= 2 * (2 * t1 + shift)]
+            found = found or [min(self.faces, key=lambda e: min(abs(2 * (2 * e[0][0] + shift) - middle),
+                                                             abs(2 * (2 * e[0][1] + shift) - middle)))[1]]
         if any(not faces for faces in found):
             return None
         return tuple(sorted({face for faces in found for face in faces}))
@@ -265,9 +266,9 @@ def _edge_labels(p: tuple, q: tuple, run_a: _Run, run_b: _Run) -> list[tuple[tup
     bounds = [s0] + cuts + [s1]
     stretches: list[tuple[tuple, ContactLabel | None]] = []
     for lo, hi in zip(bounds, bounds[1:]):
-        shift = Fraction(lo + hi, 2)
-        start = max(run_a.stops[0], run_b.stops[0] + shift)
-        end = min(run_a.stops[-1], run_b.stops[-1] + shift)
+        shift = lo + hi  # B's run moved halfway along the stretch, doubled (as ``features`` takes it)
+        start = max(2 * run_a.stops[0], 2 * run_b.stops[0] + shift)
+        end = min(2 * run_a.stops[-1], 2 * run_b.stops[-1] + shift)
         side_a, side_b = run_a.features(start, end, 0), run_b.features(start, end, shift)
         label = None if side_a is None or side_b is None else (side_a, side_b)
         if stretches and stretches[-1][1] == label:

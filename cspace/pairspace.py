@@ -20,6 +20,7 @@ from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
+import shapely
 from rtree import index as rtree_index
 
 from .decompose import INF, Row2, decompose_line, decompose_plane
@@ -122,11 +123,12 @@ class PairSpace:
     def __post_init__(self) -> None:
         properties = rtree_index.Property()
         properties.dimension = 2
-        self._index = rtree_index.Index(properties=properties, interleaved=True)
-        for i, region in enumerate(self.regions):
-            lo, hi = region.bbox[:self.dimension], region.bbox[self.dimension:]
-            box = (list(lo) + [0.0] * (2 - self.dimension)) + (list(hi) + [0.0] * (2 - self.dimension))
-            self._index.insert(i, box)
+        pad = [0.0] * (2 - self.dimension)
+        boxes = [(i, tuple(list(r.bbox[:self.dimension]) + pad + list(r.bbox[self.dimension:]) + pad), None)
+                 for i, r in enumerate(self.regions)]
+        # Bulk-loaded (sort-tile-recursive) when there are regions: one pass, not one insert each.
+        self._index = rtree_index.Index(iter(boxes), properties=properties, interleaved=True) if boxes else \
+            rtree_index.Index(properties=properties, interleaved=True)
 
     @property
     def name(self) -> str:
@@ -242,53 +244,64 @@ class _Tagger:
         self.part_a, self.part_b = part_a, part_b
         self.polygons = polygons
         self.epsilon = epsilon
-        # Integer bounding boxes let most polygons and edges be skipped before exact arithmetic.
-        self.boxes = [_box(p.vertices) for p in polygons]
+        # Every polygon edge (k, i), its box indexed: a facet meets a few of the thousands of
+        # edges of the hundreds of sums a toothed pair has, and only those are tested exactly.
+        self.edges = [(k, i) for k, polygon in enumerate(polygons) for i in range(len(polygon.vertices))]
+        ends = np.array([(*polygon.vertices[i], *polygon.vertices[(i + 1) % len(polygon.vertices)])
+                         for polygon in polygons for i in range(len(polygon.vertices))], float).reshape(-1, 4)
+        pad = epsilon + 1  # the index works in floats; the tests after it are exact
+        self.index = shapely.STRtree(shapely.box(np.minimum(ends[:, 0], ends[:, 2]) - pad,
+                                                 np.minimum(ends[:, 1], ends[:, 3]) - pad,
+                                                 np.maximum(ends[:, 0], ends[:, 2]) + pad,
+                                                 np.maximum(ends[:, 1], ends[:, 3]) + pad)) if len(ends) else None
+
+    def _near(self, geometry) -> list[tuple[int, int]]:
+        """The edges (polygon, index), in order, whose padded boxes meet the geometry."""
+        if self.index is None:
+            return []
+        return [self.edges[j] for j in sorted(self.index.query(geometry).tolist())]
 
     def contacts(self, point: tuple[Fraction, Fraction], normal: tuple[Fraction, Fraction]) -> tuple[Contact, ...]:
         """Contacts of every polygon that ``point`` touches and ``normal`` points into."""
-        found = set()
         px, py = point
         nx, ny = normal
-        e = self.epsilon
-        for polygon, (x0, y0, x1, y1) in zip(self.polygons, self.boxes):
-            if not (x0 - e <= px <= x1 + e and y0 - e <= py <= y1 + e):
-                continue
-            tight = []
-            n = len(polygon.vertices)
-            for i in range(n):
-                if self._on_edge(polygon.vertices[i], polygon.vertices[(i + 1) % n], px, py):
-                    tight.append(i)
-            if tight and all(self._inward(polygon, i, nx, ny) for i in tight):
-                found.update(self._contact(polygon.labels[i]) for i in tight if polygon.labels[i])
+        tight: dict[int, list[int]] = {}
+        for k, i in self._near(shapely.Point(float(px), float(py))):
+            vertices = self.polygons[k].vertices
+            if self._on_edge(vertices[i], vertices[(i + 1) % len(vertices)], px, py):
+                tight.setdefault(k, []).append(i)
+        found = set()
+        for k, edges in tight.items():
+            polygon = self.polygons[k]
+            if all(self._inward(polygon, i, nx, ny) for i in edges):
+                found.update(self._contact(polygon.labels[i]) for i in edges if polygon.labels[i])
         return tuple(sorted(found))
 
     def breakpoints(self, p: tuple, q: tuple) -> list[Fraction]:
-        """Parameters in (0, 1) along p->q where some polygon's boundary starts or stops."""
-        (px, py), (qx, qy) = p, q
+        """Parameters in (0, 1) along p->q where some polygon's boundary starts or stops.
+
+        Exact, in integers: p and q (rational) are brought to a common denominator, so a
+        Fraction is made only for a parameter found."""
+        scale = math.lcm(*(Fraction(v).denominator for v in (*p, *q)))
+        px, py, qx, qy = (int(Fraction(v) * scale) for v in (*p, *q))
         dx, dy = qx - px, qy - py
-        lo_x, hi_x, lo_y, hi_y = min(px, qx), max(px, qx), min(py, qy), max(py, qy)
         ts = set()
-        for polygon, (bx0, by0, bx1, by1) in zip(self.polygons, self.boxes):
-            if bx1 < lo_x or bx0 > hi_x or by1 < lo_y or by0 > hi_y:
+        for k, i in self._near(shapely.LineString([(float(p[0]), float(p[1])), (float(q[0]), float(q[1]))])):
+            vertices = self.polygons[k].vertices
+            (x0, y0), (x1, y1) = vertices[i], vertices[(i + 1) % len(vertices)]
+            ex, ey = x1 - x0, y1 - y0
+            rx, ry = x0 * scale - px, y0 * scale - py
+            denominator = dx * ey - dy * ex
+            if denominator == 0:
+                for vx, vy in ((rx, ry), (x1 * scale - px, y1 * scale - py)):
+                    if vx * dy - vy * dx == 0:
+                        ts.add(Fraction(vx * dx + vy * dy, dx * dx + dy * dy))
                 continue
-            n = len(polygon.vertices)
-            for i in range(n):
-                (x0, y0), (x1, y1) = polygon.vertices[i], polygon.vertices[(i + 1) % n]
-                if max(x0, x1) < lo_x or min(x0, x1) > hi_x or max(y0, y1) < lo_y or min(y0, y1) > hi_y:
-                    continue
-                ex, ey = x1 - x0, y1 - y0
-                denominator = dx * ey - dy * ex
-                if denominator == 0:
-                    for vx, vy in ((x0, y0), (x1, y1)):
-                        if (vx - px) * dy - (vy - py) * dx == 0:
-                            t = ((vx - px) * dx + (vy - py) * dy) / (dx * dx + dy * dy)
-                            ts.add(Fraction(t))
-                    continue
-                t = Fraction((x0 - px) * ey - (y0 - py) * ex, denominator)
-                u = Fraction((x0 - px) * dy - (y0 - py) * dx, denominator)
-                if 0 <= u <= 1:
-                    ts.add(t)
+            t, u = rx * ey - ry * ex, rx * dy - ry * dx  # over denominator (scaled alike)
+            if denominator < 0:
+                t, u, denominator = -t, -u, -denominator
+            if 0 <= u <= denominator * scale and 0 < t < denominator:
+                ts.add(Fraction(t, denominator))
         return sorted(t for t in ts if 0 < t < 1)
 
     def _on_edge(self, start: tuple, end: tuple, px, py) -> bool:
@@ -512,12 +525,6 @@ def _order_key(region: Region) -> tuple:
 def _renamed(region: Region, name: str) -> Region:
     return Region(name, region.rows, region.bounds, region.vertices, region.edges, region.dimension,
                   region.bbox)
-
-
-def _box(vertices) -> tuple[int, int, int, int]:
-    xs = [x for x, _ in vertices]
-    ys = [y for _, y in vertices]
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _lerp(p, q, t):

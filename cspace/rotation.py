@@ -21,6 +21,14 @@ An angle that turns freely wraps: its axis spans one turn, ``[-pi, pi)`` scaled,
 regions are cut at the seam, and each region on the seam also appears shifted by a
 turn beyond it, so a configuration on the seam finds the regions on both sides. A
 translation axis is unbounded: past the blocked space it is two free strips.
+
+The space is built as *cells*: along a wrapping angle a cell is one turn, or one
+sector when the part repeats N times round (:mod:`cspace.symmetry`). Only the first
+cell is decomposed; the others are its regions moved a cell on, their contacts renamed
+to the faces there. The blocked space in the cell is made to repeat exactly (its union
+with itself shifted a cell either way, cut to the cell), so the cells meet edge to
+edge and a contact that runs across a cell's edge goes on in the next. A pair of
+gears of N1 and N2 teeth decomposes one (2 pi / N1, 2 pi / N2) cell.
 """
 
 from __future__ import annotations
@@ -33,9 +41,9 @@ import pyclipper
 import shapely
 
 from .contact_curves import NO_FEATURE, Intervals, Label, Shape, label, rotation_intervals, translation_intervals
-from .convex_regions import LabelledEdges, convex_cover, free_regions, interval_regions
+from .convex_regions import LabelledEdges, cell_regions, convex_cover, finished, interval_regions, repeated
 from .model import Mechanism, Part
-from .pairspace import PairSpace, Region
+from .pairspace import Contact, PairSpace, Region
 from .symmetry import Symmetry
 
 MARGIN = 0.2  # radians swept beyond a turn (or a limit) on each side, so the seams see their neighbours
@@ -178,6 +186,7 @@ class RotationBuilder:
         single = len(self.axes) == 1 or owner[u.name] != owner[v.name]
         self.met = repeats.get(owner[v.name]) if v.is_angle and v.period and single else None
         self.met_is_b = self.met is not None and owner[v.name] == b.name
+        self._names: dict[tuple, tuple[Contact, ...]] = {}  # contacts renamed for a cell, by (contacts, i, j)
         self.swept_is_b = self.swept is not None and owner[u.name] == b.name
         if self.met is not None:
             if self.met_is_b:
@@ -230,16 +239,67 @@ class RotationBuilder:
                 for f in set(features) - set(labels):
                     labels[f] = self._label(pa, pb, v, f)
                 stretches.extend(_stretches(exact, [labels[f] for f in features]))
+        counts = self._counts()
+        window = self._window(u, v, counts)
         shifts = self._shifts(u, v)
-        paths = [path + shift for path in paths for shift, _ in shifts]
+        paths = [path + shift for path in paths for shift, _ in _meeting(path, shifts, window)]
         stretches = [(line + shift, self._turned(label, sectors)) for line, label in stretches
-                     for shift, sectors in shifts]
+                     for shift, sectors in _meeting(line, shifts, window)]
         grown = _grow(paths, 3 * self.tol.curve / 8 / self.quantum, self.tol.curve / 4 / self.quantum,
                       CLEAN * self.tol.length / self.quantum)
         box = self._box(u, v, grown)
+        cell = _cell(box, counts)
+        blocked = _upright(_periodic(grown, cell, [axis.period > 0 for axis in (u, v)]), cell,
+                           CLEAN * self.tol.length / self.quantum)
         edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
-        regions = free_regions(box, grown, edges, (u, v), self.quantum, self.a.name, self.b.name)
-        return regions, [p * self.quantum for p in convex_cover(box, grown)]
+        regions = cell_regions(cell, blocked, edges, self.quantum, self.a.name, self.b.name)
+        steps = (cell[2] - cell[0], cell[3] - cell[1])
+        regions = repeated(regions, steps, counts, self.quantum, self._renamed)
+        pieces = [piece + np.array([i * steps[0], j * steps[1]]) for piece in convex_cover(cell, blocked)
+                  for i in range(counts[0]) for j in range(counts[1])]
+        return finished(regions, box, (u, v), self.quantum), [p * self.quantum for p in pieces]
+
+    def _counts(self) -> tuple[int, int]:
+        """How many times the space repeats along each axis: a symmetric part's sectors."""
+        return (self.swept[0].order if self.swept else 1, self.met[0].order if self.met else 1)
+
+    def _window(self, u: Axis, v: Axis, counts: tuple[int, int]) -> tuple[float, float, float, float]:
+        """The first cell and a margin (the blocked outlines' growth) on the grid: what its
+        blocked space is made of."""
+        margin = math.ceil(self.tol.curve / self.quantum) + 1
+        low, high = [], []
+        for axis, count in zip((u, v), counts):
+            if axis.period:
+                start = -axis.period // 2
+                low.append(start - margin)
+                high.append(start + axis.period // count + margin)
+            else:
+                low.append(-math.inf)
+                high.append(math.inf)
+        return low[0], low[1], high[0], high[1]
+
+    def _renamed(self, contacts: tuple[Contact, ...], i: int, j: int) -> tuple[Contact, ...]:
+        """Contacts of the first cell where the first axis's part has turned ``i`` sectors
+        more and the second's ``j``: each face then is where the face ``i`` (``j``) sectors
+        back was."""
+        key = (contacts, i, j)
+        if key in self._names:
+            return self._names[key]
+        turns = {}
+        if self.swept is not None:
+            turns[self.b.name if self.swept_is_b else self.a.name] = (self.swept[0], i)
+        if self.met is not None:
+            turns[self.b.name if self.met_is_b else self.a.name] = (self.met[0], j)
+        out = []
+        for c in contacts:
+            faces_a, faces_b = c.faces_a, c.faces_b
+            if c.part_a in turns and turns[c.part_a][1]:
+                faces_a = turns[c.part_a][0].rename(faces_a, -turns[c.part_a][1])
+            if c.part_b in turns and turns[c.part_b][1]:
+                faces_b = turns[c.part_b][0].rename(faces_b, -turns[c.part_b][1])
+            out.append(Contact(c.part_a, faces_a, c.part_b, faces_b))
+        self._names[key] = tuple(out)
+        return self._names[key]
 
     def _swept(self, axis: Axis) -> tuple[float, float]:
         """Where the swept angle is sampled: exactly one turn (on the grid) when it wraps, one
@@ -333,6 +393,73 @@ def _stretches(outline: np.ndarray, labels: list[Label | None]) -> list[tuple[np
             out.append((outline[indices], labels[start]))
             start = i
     return out
+
+
+def _meeting(points: np.ndarray, shifts: list[tuple[np.ndarray, int]],
+             window: tuple[float, float, float, float]) -> list[tuple[np.ndarray, int]]:
+    """The shifts that move the points' bounding box onto the window (x0, y0, x1, y1)."""
+    (x_lo, y_lo), (x_hi, y_hi) = points.min(axis=0).tolist(), points.max(axis=0).tolist()
+    return [(shift, k) for shift, k in shifts
+            if x_lo + shift[0] <= window[2] and x_hi + shift[0] >= window[0]
+            and y_lo + shift[1] <= window[3] and y_hi + shift[1] >= window[1]]
+
+
+def _cell(box: tuple[int, int, int, int], counts: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The first of the box's ``counts`` cells along each axis (a whole number of grid steps)."""
+    x0, y0, x1, y1 = box
+    return x0, y0, x0 + (x1 - x0) // counts[0], y0 + (y1 - y0) // counts[1]
+
+
+def _periodic(grown: list[np.ndarray], cell: tuple[int, int, int, int], wraps: list[bool]) -> list[np.ndarray]:
+    """The blocked space in the cell, made to repeat: its union with itself shifted a cell
+    either way along each axis that wraps, cut to the cell. Each cell's edge then sees the
+    same blocked space as the opposite edge, and the cells fit exactly side by side (a grown
+    outline simplified as a whole is not quite the same a cell on). It is still within the
+    bound: every copy is a grown outline of real blocked space."""
+    if not grown:
+        return []
+    x0, y0, x1, y1 = cell
+    moves = [[0] + ([-1, 1] if wrap else []) for wrap in wraps]
+    clipper = pyclipper.Pyclipper()
+    for i in moves[0]:
+        for j in moves[1]:
+            shift = np.array([i * (x1 - x0), j * (y1 - y0)], np.int64)
+            clipper.AddPaths([(p + shift).tolist() for p in grown], pyclipper.PT_SUBJECT, True)
+    clipper.AddPath([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], pyclipper.PT_CLIP, True)
+    found = clipper.Execute(pyclipper.CT_INTERSECTION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
+    return [np.array(p, np.int64) for p in found if len(p) >= 3]
+
+
+def _upright(rings: list[np.ndarray], cell: tuple[int, int, int, int], snap: float) -> list[np.ndarray]:
+    """The blocked outlines with every edge that leans less than ``snap`` grid steps across
+    its height stood upright, its inner end moved out to the outer's abscissa.
+
+    The free space is cut by verticals through vertices. A contact that keeps one angle while
+    the other coordinate moves (a stop sliding along the face it holds a bar with) is a
+    vertical curve; its grown outline may lean a step or a few off it, and the cut through
+    its upper end would then run down the whole height of the free space a hair short of it,
+    a wall free along its length: a part pressed against it would stay held when the contact
+    ends. Upright, the edge is a region's side, contact along its length and cut where it
+    ends. Moving a vertex out by less than the cleaning distance keeps the outline a superset
+    within the bound; a vertex on the cell's side stays, so the cells still fit."""
+    x0, x1 = cell[0], cell[2]
+    out = []
+    for ring in rings:
+        ring = ring.copy()
+        n = len(ring)
+        for k in range(n):
+            p, q = ring[k], ring[(k + 1) % n]
+            dx, dy = int(q[0] - p[0]), int(q[1] - p[1])
+            if dx == 0 or abs(dx) > snap or abs(dy) <= snap:
+                continue
+            # The blocked side is on the left of p -> q: going up, the free side is to the right.
+            target = max(p[0], q[0]) if dy > 0 else min(p[0], q[0])
+            inner = k if p[0] != target else (k + 1) % n
+            if ring[inner][0] not in (x0, x1):
+                ring[inner][0] = target
+        out.append(ring)
+    clean = pyclipper.SimplifyPolygons([r.tolist() for r in out], pyclipper.PFT_NONZERO)
+    return [np.array(p, np.int64) for p in clean if len(p) >= 3]
 
 
 def _repeated(arcs: Intervals, n: int) -> Intervals:

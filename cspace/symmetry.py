@@ -78,10 +78,13 @@ def _moments(shape: Polygon | MultiPolygon, pivot: tuple[float, float]) -> np.nd
         keep = d != 0
         p, q, d = p[keep], q[keep], d[keep]
         turn = np.conj(d) / d
+        # Powers 2 .. MOST + 2 of every end, row m holding the (m + 2)-th.
+        p_powers = np.cumprod(np.vstack([p * p] + [p] * (MOST)), axis=0)
+        q_powers = np.cumprod(np.vstack([q * q] + [q] * (MOST)), axis=0)
         # On the edge conj(z) = conj(p) + (z - p) turn, so the integral is
         # (conj(p) - p turn) (q^(k+1) - p^(k+1)) / (k+1) + turn (q^(k+2) - p^(k+2)) / (k+2).
-        lead = (np.conj(p) - p * turn) * (q ** (k + 1) - p ** (k + 1)) / (k + 1)
-        tail = turn * (q ** (k + 2) - p ** (k + 2)) / (k + 2)
+        lead = (np.conj(p) - p * turn) * (q_powers[:-1] - p_powers[:-1]) / (k + 1)
+        tail = turn * (q_powers[1:] - p_powers[1:]) / (k + 2)
         total += (lead + tail).sum(axis=1) / 2j
     return total / (shape.area / reach ** 2)
 
@@ -101,22 +104,44 @@ def _unchanged(polygon: Polygon, pivot: tuple[float, float], angle: float) -> bo
 
 
 def symmetry(shape: Shape, pivot: np.ndarray, n: int) -> Symmetry:
-    """The face names of a part of order ``n`` (its flattened outline ``shape``) by sector shift."""
+    """The face names of a part of order ``n`` (its flattened outline ``shape``) by sector shift.
+
+    A face is named after the face nearest the middle of its first edge turned: only the
+    first edge of each face is looked up (all of them where one of those turns onto an edge
+    along fewer faces)."""
     edges = shapely.linestrings(np.stack([shape.vertices, shape.vertices[shape.following]], axis=1))
     tree = shapely.STRtree(edges)
     middles = (shape.vertices + shape.vertices[shape.following]) / 2
+    named: set[str] = set()
+    firsts = []
+    for k, here in enumerate(shape.edge_faces):
+        if not named.issuperset(here):
+            firsts.append(k)
+            named.update(here)
     tables = []
     for j in range(n):
-        angle = 2 * math.pi * j / n
-        c, s = math.cos(angle), math.sin(angle)
-        turned = (middles - pivot) @ np.array([[c, s], [-s, c]]) + pivot
-        nearest = tree.query_nearest(shapely.points(turned), all_matches=False)[1]
-        table: dict[str, str] = {}
-        for here, there in zip(shape.edge_faces, (shape.edge_faces[k] for k in nearest.tolist())):
-            for name, other in zip(here, there):
-                table.setdefault(name, other)
+        table, whole = _table(shape, tree, middles, pivot, 2 * math.pi * j / n, firsts)
+        if not whole:
+            table, _ = _table(shape, tree, middles, pivot, 2 * math.pi * j / n, range(len(middles)))
         tables.append(table)
     return Symmetry(n, tuple(tables))
+
+
+def _table(shape: Shape, tree: shapely.STRtree, middles: np.ndarray, pivot: np.ndarray, angle: float,
+           edges) -> tuple[dict[str, str], bool]:
+    """Each face's name to the name of the face its edges (those given) turn onto, and
+    whether each of them turned onto an edge along as many faces."""
+    edges = list(edges)
+    c, s = math.cos(angle), math.sin(angle)
+    turned = (middles[edges] - pivot) @ np.array([[c, s], [-s, c]]) + pivot
+    nearest = tree.query_nearest(shapely.points(turned), all_matches=False)[1]
+    table: dict[str, str] = {}
+    whole = True
+    for k, there in zip(edges, nearest.tolist()):
+        whole = whole and len(shape.edge_faces[there]) >= len(shape.edge_faces[k])
+        for name, other in zip(shape.edge_faces[k], shape.edge_faces[there]):
+            table.setdefault(name, other)
+    return table, whole
 
 
 def sector(shape: Shape, pivot: np.ndarray, n: int, reach: float) -> Shape:

@@ -47,7 +47,9 @@ within ``arc / 10`` (``rotation_arc``), and their contact curves within ``curve`
 side, then the blocked space is grown by ``curve``. A pair-space angle is scaled by its
 part's radius (``angle_scale``), so a step of ``d`` in the pair space moves no point of
 either part more than ``sqrt(2) d``: real parts never overlap, and stop at most
-``arc / 10 + 2 sqrt(2) curve`` (0.81 ``arc``) short of touching.
+``arc / 10 + 2 sqrt(2) curve`` (0.81 ``arc``, ``turning_gap``) short of touching. So
+they cannot start touching: the blocked space grown by ``curve`` holds a touching start.
+Such a start is refused, with the gap to leave.
 
 ``NOISE`` (1e-9, relative) is not a tolerance of the mechanism but of arithmetic: two
 computed times or angles that differ by less than this fraction are the same value
@@ -124,6 +126,12 @@ class Tolerance:
     def curve(self) -> float:
         """How far a rotating pair's flattened contact curves may stray from the exact ones, in pair space."""
         return self.arc / 4
+
+    @property
+    def turning_gap(self) -> float:
+        """How far short of touching the parts of a pair with a turning part may stop:
+        ``rotation_arc + 2 sqrt(2) curve``. Such parts must start at least this far apart."""
+        return self.rotation_arc + 2 * math.sqrt(2) * self.curve
 
     def angle_scale(self, radius: float, parts: int = 1) -> float:
         """Length per radian of a rotation's pair-space axis: about ``radius`` (the part's

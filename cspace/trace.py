@@ -86,10 +86,12 @@ class Segment:
     index: int
     pieces: list[Piece]
     end: str = ""
+    lead: int = 0  # the piece whose behaviour the segment has: the first, unless a ripple leads into it
 
     @property
     def first(self) -> Piece:
-        return self.pieces[0]
+        """The piece that says what the segment does (its motion, contacts and signs)."""
+        return self.pieces[self.lead]
 
     @property
     def phase(self) -> str:
@@ -204,7 +206,8 @@ def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reas
 
     ``names`` are the coordinates' names and ``end_reason`` why the trace ended (the last
     segment's end). A stretch whose coordinates reverse by less than ``ripple`` (per
-    coordinate), with the same contacts and motion as the stretch before, belongs to it:
+    coordinate), with the same contacts and motion as the stretch before (or, failing
+    that, after), belongs to it:
     a part riding over a grown corner of a turning pair's blocked space (within the arc
     tolerance of the real corner) is not a new behaviour.
     """
@@ -215,13 +218,19 @@ def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reas
             segments[-1].pieces.append(piece)
         else:
             segments.append(Segment(len(segments) + 1, [piece]))
+        segment = segments[-1]
+        if segment.first.behaviour != behaviours[k] and piece.behaviour == behaviours[k]:
+            segment.lead = len(segment.pieces) - 1
     for segment, following in zip(segments, segments[1:] + [None]):
         segment.end = _ending(segment, following, names, end_reason)
     return segments
 
 
 def _smoothed(pieces: list[Piece], ripple: np.ndarray | None) -> list[tuple]:
-    """Each piece's behaviour, a ripple taking the behaviour of the stretch before it."""
+    """Each piece's behaviour, a ripple taking the behaviour of the stretch before it or,
+    failing that, after it (a part settling a hair into a grown corner, then carried on),
+    and a graze the behaviour of the stretch after it (a pawl riding over the last hair of
+    a tooth's grown tip before it drops)."""
     behaviours = [piece.behaviour for piece in pieces]
     if ripple is None or not np.any(ripple):
         return behaviours
@@ -232,18 +241,35 @@ def _smoothed(pieces: list[Piece], ripple: np.ndarray | None) -> list[tuple]:
             end += 1
         if start and _ripple(pieces[start - 1], pieces[start], pieces[end], ripple):
             behaviours[start:end + 1] = [behaviours[start - 1]] * (end + 1 - start)
+        elif end + 1 < len(pieces) and (_ripple(pieces[end + 1], pieces[start], pieces[end], ripple)
+                                        or _graze(pieces[start], pieces[end], pieces[end + 1], ripple)):
+            behaviours[start:end + 1] = [behaviours[end + 1]] * (end + 1 - start)
         start = end + 1
     return behaviours
 
 
-def _ripple(before: Piece, first: Piece, last: Piece, ripple: np.ndarray) -> bool:
-    """Does the stretch from ``first`` to ``last`` only reverse coordinates, each by less than
-    its ripple, with the contacts and motion of the piece before it?"""
-    if (first.phase, first.motion, first.contacts) != (before.phase, before.motion, before.contacts):
+def _ripple(beside: Piece, first: Piece, last: Piece, ripple: np.ndarray) -> bool:
+    """Does the stretch from ``first`` to ``last`` differ from the piece ``beside`` it only
+    in coordinates moving the other way, each by less than its ripple, with its contacts
+    and motion?"""
+    if (first.phase, first.motion, first.contacts) != (beside.phase, beside.motion, beside.contacts):
         return False
-    changed = [j for j, (a, b) in enumerate(zip(before.signs, first.signs)) if a != b]
+    changed = [j for j, (a, b) in enumerate(zip(beside.signs, first.signs)) if a != b]
     moved = np.abs(last.configs[-1] - first.configs[0])
-    return bool(changed) and all(before.signs[j] and moved[j] < ripple[j] for j in changed)
+    return bool(changed) and all(beside.signs[j] and moved[j] < ripple[j] for j in changed)
+
+
+def _graze(first: Piece, last: Piece, after: Piece, ripple: np.ndarray) -> bool:
+    """Does the stretch from ``first`` to ``last`` move every coordinate by less than its
+    ripple, as the piece ``after`` it moves (phase, motion and directions), only touching
+    what that piece no longer touches? A contact that ends within the ripple of where the
+    stretch began is the grown outline's corner, not a stage of the mechanism."""
+    if (first.phase, first.motion, first.signs) != (after.phase, after.motion, after.signs):
+        return False
+    if not after.contacts < first.contacts:
+        return False
+    moved = np.abs(last.configs[-1] - first.configs[0])
+    return bool(np.all(moved < ripple))
 
 
 def _ending(segment: Segment, following: Segment | None, names: list[str] | None, end_reason: str) -> str:

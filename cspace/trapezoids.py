@@ -232,12 +232,19 @@ def _label_walls(sides: list[Side], walls: dict) -> list[Side]:
 
 
 def _extent(sides: list[Side], k: int) -> tuple[Fraction, Fraction]:
-    """Lowest and highest point of vertical side k, where its neighbours meet it (exact)."""
+    """Lowest and highest point of vertical side k (exact): the tightest floor and ceiling
+    the other sides put on its line (a cut across a region stands beside the floor or
+    ceiling it replaces, so the neighbours in order need not be the ones that bind)."""
     (a, _, c), _ = sides[k]
     x = Fraction(c, a)
-    ys = []
-    for neighbour in (sides[k - 1], sides[(k + 1) % len(sides)]):
-        (p, q, r), _ = neighbour
-        if q != 0:
-            ys.append((r - p * x) / q)
-    return (min(ys), max(ys)) if len(ys) == 2 else (Fraction(0), Fraction(0))
+    low, high = None, None
+    for (p, q, r), _ in sides:
+        if q > 0:
+            y = (r - p * x) / q
+            high = y if high is None else min(high, y)
+        elif q < 0:
+            y = (r - p * x) / q
+            low = y if low is None else max(low, y)
+    if low is None or high is None:
+        return Fraction(0), Fraction(0)
+    return low, high
