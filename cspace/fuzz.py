@@ -1,6 +1,6 @@
 """Random well-posed mechanisms, as TOML text, for property tests and the fuzz report.
 
-Three families: a *stack* of blocks resting on a piston that slides out from under it
+Translating families: a *stack* of blocks resting on a piston that slides out from under it
 (driven directly or by a crank-slider), optionally inside a magazine that fits the
 widest block exactly; a *row* of blocks on a table gathered by a pusher, optionally
 against a stop wall (blocks are rectangles, convex polygons, L shapes, rounded
@@ -8,11 +8,23 @@ rectangles (arcs) or half disks (an arc on top), all under gravity); and a *rele
 a force-loaded part held by something that goes away (:mod:`cspace.releases`: gates,
 stops retracting askew, shelves, ramps), with its closed-form release time and end.
 
+Families with a turning part (pairs (theta), (theta, x) and (theta1, theta2)): a *cam*
+(an off-centre disk or a polygon with rounded corners) turning one to two turns against
+one or two spring-loaded followers, flat-faced or pointed, along any direction; a
+*lever*, a bar turned about a pivot sweeping one or two blocks along a table or pushing
+one against a wall; a toothed *wheel* (3-8 sawtooth or trapezoid teeth) turned either
+way or both against a pawl pressed on by a torque or a rack under a spring; and a
+*released rotation*, a bar on a pivot loaded by a torque, held by a stop that slides
+off, retracts askew or turns away (a latch), with its closed-form release time and end
+(:class:`TurningRelease`). Each generator's docstring gives its parameter ranges.
+
 Every random choice goes through a :class:`Draw`, so hypothesis can drive the same
 generator (and shrink its failures) as a seeded generator does in ``tools/fuzz_report.py``.
 
 >>> text = mechanism(SeededDraw(3))
 >>> text.startswith("# generated")
+True
+>>> generate(SeededDraw(3), ROTATING).family.split(":")[0] in ROTATING
 True
 """
 
@@ -21,12 +33,18 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
+
+import numpy as np
+import shapely
+from shapely import affinity
+from shapely.geometry import Polygon
 
 from .geometry import Arc, Line, Profile
 from .model import LINKAGE, Mechanism
 from .releases import ReleaseCase, release
+from .tolerance import NOISE
 
 
 class Draw(Protocol):
@@ -79,33 +97,43 @@ def hostile_inputs() -> dict[str, tuple[bytes, str]]:
     }
 
 
-FAMILIES = ("stack", "row", "release")
+TRANSLATING = ("stack", "row", "release")
+ROTATING = ("cam", "lever", "wheel", "released-rotation")
+FAMILIES = TRANSLATING + ROTATING
 
 
 @dataclass(frozen=True)
 class Generated:
-    """A generated mechanism: its family, its text, and for a release its closed-form outcome."""
+    """A generated mechanism: its family (``family:variant``), its text, and for a release
+    its closed-form outcome (see :func:`closed_form_errors`)."""
 
     family: str
     text: str
-    expected: ReleaseCase | None = None
+    expected: ReleaseCase | TurningRelease | None = None
 
     def __repr__(self) -> str:
         return f"Generated({self.family!r}, {self.expected!r})"
 
 
-def generate(draw: Draw) -> Generated:
-    """A random mechanism of any family (see the module docstring and :mod:`cspace.releases`)."""
-    family = draw.choice(FAMILIES)
+def generate(draw: Draw, families: Sequence[str] = FAMILIES) -> Generated:
+    """A random mechanism of one of ``families`` (see the module docstring and :mod:`cspace.releases`)."""
+    family = draw.choice(families)
     if family == "release":
         case = release(draw)
         return Generated(f"release:{case.kind}", case.text, case)
+    if family == "released-rotation":
+        turning = released_rotation(draw)
+        return Generated(f"released-rotation:{turning.kind}", turning.text, turning)
+    if family in TURNING_GENERATORS:
+        variant, text = TURNING_GENERATORS[family](draw)
+        return Generated(f"{family}:{variant}", text)
     return Generated(family, stack(draw) if family == "stack" else row(draw))
 
 
 def mechanism(draw: Draw) -> str:
-    """The text of a random mechanism of any family."""
-    return generate(draw).text
+    """The text of a random mechanism of a translating family (the scale and fast-path tests
+    draw these; the turning families, seconds per case, are drawn by :func:`generate`)."""
+    return generate(draw, TRANSLATING).text
 
 
 def stack(draw: Draw) -> str:
@@ -293,3 +321,698 @@ def moved(mechanism: Mechanism, offset: tuple[float, float] = (0.0, 0.0), scale:
                    for m in mechanism.inputs)
     return replace(mechanism, parts=parts, coordinates=coordinates, linkages=linkages, forces=forces,
                    inputs=inputs)
+
+
+# -- turning parts --------------------------------------------------------------------------
+#
+# Pairs with a turning part are built by sweeping the angle (cspace.rotation), about a
+# second or more per pair for outlines of a few dozen vertices, more for many (a full
+# circle flattens into a few hundred): the generators keep parts to few vertices and
+# small arcs, at most two turning pairs per mechanism. A turning pair's blocked space is
+# grown by up to the arc tolerance (about 1e-4 of the mechanism's size), so parts that
+# must meet start apart, farther than that (``GAP``): the force closes the gap at t = 0.
+# Numbers are written with 9 decimals (12 for toothed wheels, so that their symmetry is
+# exact to the loader's tolerance): arcs' ends lie on their circles to far below the
+# length tolerance.
+
+GAP = 0.05  # smallest initial clearance between parts that are to meet (a few arc tolerances)
+TURN = 2 * math.pi
+
+
+def _n(value: float, digits: int = 9) -> str:
+    """A number for the file: ``digits`` decimals, no trailing zeros, no negative zero."""
+    text = f"{round(float(value), digits):.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _p(point, digits: int = 9) -> str:
+    return f"[{_n(point[0], digits)}, {_n(point[1], digits)}]"
+
+
+def _path_text(steps: list, name: str | None = None, digits: int = 9) -> str:
+    """A closed ``path`` profile: points, or ("arc", end, centre) steps (counterclockwise arcs)."""
+    out = []
+    for step in steps:
+        if isinstance(step, tuple) and step and step[0] == "arc":
+            out.append(f"{{ arc = {_p(step[1], digits)}, center = {_p(step[2], digits)} }}")
+        else:
+            out.append(_p(step, digits))
+    first = steps[0]
+    out.append(_p(first, digits))
+    label = f'name = "{name}", ' if name else ""
+    return f"{{ {label}path = [{', '.join(out)}] }}"
+
+
+def _translation(name: str, axis, initial: float = 0.0, limits=None, digits: int = 9) -> str:
+    limit = f", limits = [{_n(limits[0])}, {_n(limits[1])}]" if limits else ""
+    return f'{{ name = "{name}", axis = {_p(axis, digits)}, initial = {_n(initial)}{limit} }}'
+
+
+def _rotation(name: str, pivot, initial: float = 0.0, limits=None) -> str:
+    limit = f", limits = [{_n(limits[0])}, {_n(limits[1])}]" if limits else ""
+    return f'{{ name = "{name}", pivot = {_p(pivot)}, initial = {_n(initial)}{limit} }}'
+
+
+def _moving(name: str, coordinates: list[str], slices: list[tuple[tuple[float, float], list[str]]]) -> list[str]:
+    lines = ["[[parts]]", f'name = "{name}"', 'motion = "fixed-axes"', f"coordinates = [{', '.join(coordinates)}]"]
+    for z, profiles in slices:
+        lines += ["", "[[parts.slices]]", f"z = [{z[0]}, {z[1]}]", f"profiles = [{', '.join(profiles)}]"]
+    return lines + [""]
+
+
+def _fixed(name: str, profiles: list[str], z=(0, 1)) -> list[str]:
+    return ["[[parts]]", f'name = "{name}"', 'motion = "fixed"', "", "[[parts.slices]]", f"z = [{z[0]}, {z[1]}]",
+            f"profiles = [{', '.join(profiles)}]", ""]
+
+
+def _force(kind: str, coordinate: str, direction: int, sampling: float | None = None) -> list[str]:
+    lines = ["[[forces]]", f'kind = "{kind}"', f'coordinate = "{coordinate}"', f"direction = {direction}"]
+    return lines + ([f"sampling = {_n(sampling)}"] if sampling else []) + [""]
+
+
+def _inputs(motions: list[tuple[str, dict[str, float], float]]) -> list[str]:
+    lines = []
+    for name, velocities, sampling in motions:
+        table = ", ".join(f"{k} = {_n(v)}" for k, v in velocities.items())
+        lines += ["[[inputs]]", f'name = "{name}"', f"velocities = {{ {table} }}", f"sampling = {_n(sampling)}", ""]
+    return lines
+
+
+def _document(family: str, variant: str, time: float, lines: list[str], notes: list[str] = ()) -> str:
+    head = [f"# generated by cspace.fuzz: {family}, {variant}"] + [f"# {note}" for note in notes]
+    return "\n".join(head + ["[mechanism]", f"time = {_n(time)}", ""] + lines) + "\n"
+
+
+def _unit(angle: float) -> np.ndarray:
+    return np.array([math.cos(angle), math.sin(angle)])
+
+
+def _perp(v) -> np.ndarray:
+    return np.array([-v[1], v[0]])
+
+
+def _turned(v, angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([c * v[0] - s * v[1], s * v[0] + c * v[1]])
+
+
+def _material(steps: list) -> Polygon:
+    """The real shape of a path (arcs sampled every degree or finer), for clearances."""
+    points = []
+    previous = steps[-1] if not (isinstance(steps[-1], tuple) and steps[-1][0] == "arc") else steps[-1][1]
+    for step in steps:
+        if isinstance(step, tuple) and step and step[0] == "arc":
+            end, centre = np.asarray(step[1], float), np.asarray(step[2], float)
+            start = np.asarray(previous, float)
+            a0 = math.atan2(*(start - centre)[::-1])
+            a1 = math.atan2(*(end - centre)[::-1])
+            sweep = (a1 - a0) % TURN
+            r = float(np.hypot(*(start - centre)))
+            for t in np.linspace(0, sweep, max(2, int(math.degrees(sweep)) + 2))[1:]:
+                points.append(tuple(centre + r * _unit(a0 + t)))
+            previous = end
+        else:
+            points.append(tuple(map(float, step)))
+            previous = step
+    return Polygon(points)
+
+
+def _placed(shape: Polygon, angle: float = 0.0, pivot=(0.0, 0.0), shift=(0.0, 0.0)) -> Polygon:
+    if angle:
+        shape = affinity.rotate(shape, angle, origin=tuple(pivot), use_radians=True)
+    return affinity.translate(shape, shift[0], shift[1])
+
+
+# -- cam: a cam turning at constant speed against spring-loaded followers ---------------------
+
+def cam(draw: Draw) -> str:
+    """A cam turning one to two turns against one or two spring-loaded followers (see :func:`_cam`)."""
+    return _cam(draw)[1]
+
+
+def _cam(draw: Draw) -> tuple[str, str]:
+    """A cam, an off-centre disk (radius 1.5-3, centre 0.2-0.5 radii off its pivot) or a
+    convex polygon of 3-6 corners at 1.5-3 from the pivot, each corner sharp or rounded
+    (radius 0.1-0.4), turning freely at 0.5-2 rad/s (either way) from any angle, for one to
+    two turns; one or two followers (the second in a layer of its own) translating along any
+    direction through or beside the pivot, flat-faced (face wider than the cam) or pointed
+    (tip within 0.6 of the cam's inner radius off the pivot's line), starting 0.05-0.5 clear
+    of the cam's reach and pushed onto it by a spring; each free or on a lower stop."""
+    shape = draw.choice(("disk", "polygon"))
+    if shape == "disk":
+        rho = draw.number(1.5, 3.0)
+        ecc = draw.number(0.2, 0.5) * rho
+        psi = draw.number(0.0, TURN)
+        centre = (round(ecc * math.cos(psi), 3), round(ecc * math.sin(psi), 3))
+        profile = f"{{ circle = {_p(centre)}, radius = {_n(rho)} }}"
+        material = shapely.Point(centre).buffer(rho, quad_segs=90)
+        distance = math.hypot(*centre)
+        reach, inner = distance + rho, rho - distance
+    else:
+        steps, material = _cam_polygon(draw)
+        profile = _path_text(steps)
+        boundary = material.exterior
+        reach = float(shapely.Point(0, 0).hausdorff_distance(material))
+        inner = float(boundary.distance(shapely.Point(0, 0)))
+    omega = float(draw.choice(("-2", "-1", "-0.5", "0.5", "1", "2")))
+    turns = draw.number(1.0, 2.0)
+    initial = draw.number(-3.1, 3.1)
+    count = draw.integer(1, 2)
+    lines = _moving("cam", [_rotation("th", (0, 0), initial)], [((0, count), [profile])])
+    kinds = []
+    for i in range(count):
+        name, coordinate = f"follower{i + 1}", f"s{i + 1}"
+        phi = draw.number(0.0, TURN)
+        u, n = _unit(phi), _perp(_unit(phi))
+        kind = draw.choice(("flat", "pointed"))
+        gap = draw.number(GAP, 0.5)
+        start = reach + gap
+        if kind == "flat":
+            e = draw.number(-0.5, 0.5)
+            half = reach + abs(e) + draw.number(0.2, 1.0)
+            thick = draw.number(0.5, 1.5)
+            points = [start * u + (e - half) * n, start * u + (e + half) * n,
+                      (start + thick) * u + (e + half) * n, (start + thick) * u + (e - half) * n]
+        else:
+            e = draw.number(-0.6, 0.6) * inner
+            tip = start * u + e * n
+            taper, hw, body = draw.number(0.3, 1.0), draw.number(0.2, 0.6), draw.number(1.0, 2.5)
+            points = [tip, tip + taper * u - hw * n, tip + (taper + body) * u - hw * n,
+                      tip + (taper + body) * u + hw * n, tip + taper * u + hw * n]
+        stop = draw.choice(("free", "stop"))
+        limits = None
+        if stop == "stop":  # a lower stop the follower may rest on where the cam falls away
+            limits = (-round(gap + draw.number(0.0, 1.0) * (reach - inner), 3), 3.0)
+        kinds.append(f"{kind}{'' if stop == 'free' else ' on a stop'}")
+        lines += _moving(name, [_translation(coordinate, u, 0.0, limits)], [((i, i + 1), [_path_text(points)])])
+        lines += _force("spring", coordinate, -1)
+    lines += _inputs([("cam turns", {"th": omega}, draw.number(0.05, 0.25))])
+    time = turns * TURN / abs(omega)
+    variant = f"{shape}, {' and '.join(kinds)}"
+    notes = [f"reach {reach:.4f}, inner radius {inner:.4f}; {turns} turns at {omega} rad/s"]
+    return shape, _document("cam", variant, time, lines, notes)
+
+
+def _cam_polygon(draw: Draw) -> tuple[list, Polygon]:
+    """A convex polygon about the origin, corners sharp or rounded: path steps and material."""
+    n = draw.integer(3, 6)
+    base = draw.number(0.0, TURN)
+    corners = []
+    for k in range(n):
+        angle = base + TURN * (k + draw.number(-0.15, 0.15)) / n
+        corners.append(draw.number(1.5, 3.0) * _unit(angle))
+    hull = shapely.MultiPoint([tuple(c) for c in corners]).convex_hull
+    ring = shapely.geometry.polygon.orient(hull).exterior.coords[:-1]  # counterclockwise
+    vertices = [np.array(v) for v in ring]
+    radii = [draw.number(0.1, 0.4) if draw.choice(("sharp", "round")) == "round" else 0.0 for _ in vertices]
+    steps: list = []
+    for k, v in enumerate(vertices):
+        before, after = vertices[k - 1], vertices[(k + 1) % len(vertices)]
+        a, b = before - v, after - v
+        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+        a, b = a / la, b / lb
+        half = math.acos(max(-1.0, min(1.0, float(a @ b)))) / 2
+        r = min(radii[k], 0.45 * min(la, lb) * math.tan(half))
+        if r < 0.05:
+            steps.append(v)
+            continue
+        d = r / math.tan(half)
+        bisector = (a + b) / float(np.hypot(*(a + b)))
+        centre = v + r / math.sin(half) * bisector
+        steps += [v + d * a, ("arc", v + d * b, centre)]
+    # Start on a point, so the closing line is a line.
+    first = next(i for i, s in enumerate(steps) if not isinstance(s, tuple))
+    steps = steps[first:] + steps[:first]
+    return steps, _material(steps)
+
+
+# -- lever: a bar turned about a pivot sweeps blocks along a table ----------------------------
+
+def lever(draw: Draw) -> str:
+    """A lever sweeping blocks along a table, or pushing one against a wall (see :func:`_lever`)."""
+    return _lever(draw)[1]
+
+
+def _lever(draw: Draw) -> tuple[str, str]:
+    """A bar (width 0.6-1.2, 5-8 long) hanging from a pivot 0.3-1 above where its leading
+    corner clears the table (its bottom slants 0.2-0.5 up behind that corner, so the corner
+    is its farthest point), turned by the input (0.5-2 rad/s, either way) by 1-2 radians,
+    up to its limit or for the time allotment. One or two blocks (polygons: rectangles,
+    convex pentagons, L shapes) stand on the table, translating along it only, with no
+    force: the first where the corner meets its near face (at least 0.3 below its top),
+    0.1 or more clear of the bar; the second up to 2 beyond it (touching or not). Or one
+    block and a wall 10-80 % of the way to where the corner would leave the block: the
+    input is then blocked."""
+    width, length = draw.number(0.6, 1.2), draw.number(5.0, 8.0)
+    slant, clear = draw.number(0.2, 0.5), draw.number(0.3, 1.0)
+    height = length + clear  # of the pivot above the table
+    reach = math.hypot(width / 2, length)
+    bar = [(width / 2, height - length), (width / 2, height + 0.8), (-width / 2, height + 0.8),
+           (-width / 2, height - length + slant)]
+    mode = draw.choice(("sweep", "wall"))
+    count = 1 if mode == "wall" else draw.integer(1, 2)
+    blocks = []
+    w1, h1, profile1 = _polygon_block(draw, clear + 0.8, clear + 3.0)
+    low = width / 2 + 0.1
+    high = math.sqrt(reach ** 2 - (height - h1 + 0.3) ** 2)
+    x1 = round(low + draw.number(0.0, 1.0) * (high - low), 3)
+    blocks.append((x1, profile1))
+    leave = math.sqrt(reach ** 2 - (height - h1) ** 2)  # where the corner leaves the block's top
+    frame = ['{ name = "table", rect = [-30, -2, 30, 0] }']
+    if mode == "wall":
+        wall = round(x1 + w1 + draw.number(0.1, 0.8) * (leave - x1), 3)
+        frame.append(f'{{ name = "wall", rect = [{_n(wall)}, 0, {_n(wall + 1)}, {_n(draw.number(0.5, h1))}] }}')
+    elif count == 2:
+        w2, _, profile2 = _polygon_block(draw, 0.6, clear + 4.0)
+        blocks.append((round(x1 + w1 + draw.number(0.0, 2.0), 3), profile2))
+    sense = draw.choice(("ccw", "cw"))
+    omega = float(draw.choice(("0.5", "1", "2")))
+    end = draw.number(1.0, 2.0)
+    stop = draw.choice(("limits", "time"))
+    mirror = -1 if sense == "cw" else 1
+
+    def m(points):
+        return [(mirror * x, y) for x, y in points]
+
+    limits = None
+    if stop == "limits":
+        limits = (-0.3, end) if mirror == 1 else (-end, 0.3)
+        time = end / omega + 0.5
+    else:
+        time = end / omega
+    lines = _fixed("frame", frame if mirror == 1 else [_mirrored_rect(f) for f in frame])
+    lines += _moving("bar", [_rotation("a", (0, height), 0.0, limits)], [((0, 1), [_path_text(m(bar))])])
+    for i, (x, points) in enumerate(blocks):
+        lines += _moving(f"block{i + 1}", [_translation(f"x{i + 1}", (1, 0))],
+                         [((0, 1), [_path_text(m([(x + px, py) for px, py in points]))])])
+    lines += _inputs([(f"bar turns {sense}", {"a": mirror * omega}, draw.number(0.05, 0.2))])
+    notes = [f"the bar's corner reaches {reach:.4f} from the pivot; block1's near face at {x1}, "
+             f"the corner leaves its top at {leave:.4f}"]
+    return mode, _document("lever", f"{mode}, {count} block(s), {sense}, {stop}", time, lines, notes)
+
+
+def _mirrored_rect(profile: str) -> str:
+    """A frame rectangle ``{ name = "...", rect = [x0, y0, x1, y1] }`` mirrored in x."""
+    head, numbers = profile.split("rect = [")
+    x0, y0, x1, y1 = (float(v) for v in numbers.split("]")[0].split(","))
+    return f"{head}rect = [{_n(-x1)}, {_n(y0)}, {_n(-x0)}, {_n(y1)}] }}"
+
+
+def _polygon_block(draw: Draw, low: float, high: float) -> tuple[float, float, list]:
+    """(width, height, points) of a polygonal block standing on y = 0 at x = 0..width: a
+    rectangle, a convex pentagon (its near face vertical up to at least 60 %) or an L."""
+    kind = draw.choice(("rect", "convex", "ell"))
+    w, h = draw.number(1.0, 3.0), draw.number(low, high)
+    if kind == "rect":
+        return w, h, [(0, 0), (w, 0), (w, h), (0, h)]
+    if kind == "convex":
+        apex = draw.number(0.0, 0.6 * w)
+        return w, h, [(0, 0), (w, 0), (w, round(draw.number(0.3, 0.8) * h, 3)), (round(apex, 3), h), (0, h)]
+    foot = draw.number(0.3, 0.7)
+    return w, h, [(0, 0), (w, 0), (w, round(foot * h, 3)), (round(foot * w, 3), round(foot * h, 3)),
+                  (round(foot * w, 3), h), (0, h)]
+
+
+# -- wheel: a toothed wheel against a pawl or a rack ------------------------------------------
+
+def wheel(draw: Draw) -> str:
+    """A toothed wheel turned by the input against a pawl or a rack (see :func:`_wheel`)."""
+    return _wheel(draw)[1]
+
+
+def _wheel(draw: Draw) -> tuple[str, str]:
+    """A wheel of 3-8 straight-sided teeth (sawtooth, the locking face radial or leaning
+    up to a quarter pitch; or trapezoids), tips at radius 3-5, 0.5 to 35 % of that deep,
+    turned by the input at 0.5 or 1 rad/s counterclockwise or clockwise (half a turn to
+    1.2 turns, turning freely), or both ways (forward to a limit 0.5-2.5, then back to
+    -0.5 to -2). Against it either a pawl on its own pivot (1.5-2 tip radii out, anywhere
+    around) whose tip reaches inside the root circle, pressed on by a torque, limited both
+    ways, starting 0.05-0.3 (or more, until clear) above the tips; or a rack of 2-5
+    triangular or trapezoid teeth reaching between the wheel's root and tip circles,
+    translating along a tangent under a spring either way, limited to 0.5-2.5 either side,
+    starting at the offset along the tangent where it is clearest of the teeth."""
+    count = draw.integer(3, 8)
+    tip = draw.number(3.0, 5.0)
+    root = round(tip - draw.number(0.5, 0.35 * tip), 3)
+    teeth = draw.choice(("sawtooth", "trapezoid"))
+    pitch = TURN / count
+    phase = draw.number(0.0, 1.0) * pitch
+    points = []
+    if teeth == "sawtooth":
+        lean = draw.number(0.0, 0.25)
+        for k in range(count):
+            points.append(tip * _unit(phase + k * pitch))
+            points.append(root * _unit(phase + (k + 1 - lean) * pitch))
+    else:
+        f1, land = draw.number(0.1, 0.3), draw.number(0.1, 0.3)
+        f3 = f1 + land + draw.number(0.1, 0.3)
+        for k in range(count):
+            a = phase + k * pitch
+            points += [root * _unit(a), tip * _unit(a + f1 * pitch), tip * _unit(a + (f1 + land) * pitch),
+                       root * _unit(a + f3 * pitch)]
+    wheel_shape = Polygon([tuple(p) for p in points])
+    partner = draw.choice(("pawl", "rack"))
+    sense = draw.choice(("ccw", "cw", "both"))
+    omega = float(draw.choice(("0.5", "1")))
+    limits = None
+    if sense == "both":
+        limits = (-draw.number(0.5, 2.0), draw.number(0.5, 2.5))
+        motions = [("wheel turns forward", {"w": omega}, 0.05), ("wheel turns back", {"w": -omega}, 0.05)]
+        time = (2 * limits[1] - limits[0]) / omega + 0.5
+    else:
+        turns = draw.number(0.5, 1.2)
+        motions = [(f"wheel turns {sense}", {"w": omega if sense == "ccw" else -omega}, 0.05)]
+        time = turns * TURN / omega
+    lines = _moving("wheel", [_rotation("w", (0, 0), 0.0, limits)], [((0, 1), [_path_text(points, digits=12)])])
+    if partner == "pawl":
+        lines += _pawl(draw, tip, root, wheel_shape)
+    else:
+        lines += _rack(draw, tip, root, count, wheel_shape)
+    lines += _inputs(motions)
+    return partner, _document("wheel", f"{count} {teeth} teeth, {partner}, {sense}", time, lines,
+                              [f"tip radius {tip}, root radius {root}"])
+
+
+def _pawl(draw: Draw, tip: float, root: float, wheel_shape: Polygon) -> list[str]:
+    beta = draw.number(0.0, TURN)
+    distance = draw.number(1.5, 2.0) * tip
+    pivot = distance * _unit(beta)
+    start = tip + draw.number(GAP, 0.3)  # the tip's radius as drawn
+    # The tip's circle about the pivot comes within ``nearest`` of the wheel's centre: inside
+    # the root circle, so the wheel always stops it; and the pawl meets its tip point moving
+    # inward (nearest >= distance - sqrt(distance^2 - start^2)), so the tip is its innermost part.
+    low = distance - math.sqrt(distance ** 2 - start ** 2) + 0.1
+    high = root - 0.3
+    nearest = low + draw.number(0.0, 1.0) * (high - low) if high > low else high
+    length = distance - nearest
+    cosine = (distance ** 2 + start ** 2 - length ** 2) / (2 * distance * start)
+    delta = math.acos(max(-1.0, min(1.0, cosine))) * (1 if draw.choice(("left", "right")) == "left" else -1)
+    point = start * _unit(beta + delta)
+    d = (point - pivot) / float(np.hypot(*(point - pivot)))
+    n = _perp(d)
+    width, taper = draw.number(0.3, 0.6), draw.number(0.3, 0.8)
+    outline = [point, point - taper * d + width / 2 * n, pivot - 0.4 * d + width / 2 * n,
+               pivot - 0.4 * d - width / 2 * n, point - taper * d - width / 2 * n]
+    inward = 1 if float(_perp(point - pivot) @ (-point)) > 0 else -1
+    shape = Polygon([tuple(p) for p in outline])
+    lift = 0.0
+    while _placed(shape, lift, pivot).distance(wheel_shape) < GAP and abs(lift) < 1.0:
+        lift -= inward * 0.02
+    press, back = draw.number(0.3, 0.8), abs(lift) + draw.number(0.15, 0.6)
+    limits = sorted((inward * press, -inward * back))
+    lines = _moving("pawl", [_rotation("p", pivot, lift, limits)], [((0, 1), [_path_text(outline)])])
+    return lines + _force("torque", "p", inward)
+
+
+def _rack(draw: Draw, tip: float, root: float, count: int, wheel_shape: Polygon) -> list[str]:
+    beta = draw.number(0.0, TURN)
+    normal, tangent = _unit(beta), _perp(_unit(beta))
+    depth = root + 0.15 + draw.number(0.0, 1.0) * (tip - root - 0.35)  # the rack's tips, from the centre
+    height = tip - depth + draw.number(0.2, 0.6)  # its teeth: the wheel's tips clear its base
+    spacing = TURN * (root + tip) / 2 / count * draw.number(0.9, 1.3)
+    number = draw.integer(2, 5)
+    half = spacing * draw.number(0.25, 0.45)
+    flat = draw.choice(("triangle", "trapezoid"))
+    top = half * draw.number(0.2, 0.5) if flat == "trapezoid" else 0.0
+    thick = draw.number(0.5, 1.0)
+    spring = 1 if draw.choice(("forward", "back")) == "forward" else -1
+    bound = draw.number(0.5, 2.5)
+
+    def outline(offset: float, half: float, top: float) -> list:
+        base, back = depth + height, depth + height + thick
+        centres = [offset + (j - (number - 1) / 2) * spacing for j in range(number)]
+        local = [(centres[0] - half - 0.3, back), (centres[0] - half - 0.3, base)]
+        for c in centres:
+            local += [(c - half, base), (c - top, depth)] + ([(c + top, depth)] if top else []) + [(c + half, base)]
+        local += [(centres[-1] + half + 0.3, base), (centres[-1] + half + 0.3, back)]
+        return [x * tangent + y * normal for x, y in local]
+
+    best = None
+    for _ in range(4):  # narrower teeth until they fit between the wheel's
+        for k in range(41):
+            offset = spacing * (k / 40 - 0.5)
+            points = outline(offset, half, top)
+            clearance = Polygon([tuple(p) for p in points]).distance(wheel_shape)
+            if best is None or clearance > best[0] + 1e-12:
+                best = (clearance, points)
+        if best[0] >= GAP:
+            break
+        half, top = half * 0.7, top * 0.7
+    if best[0] < GAP:  # no offset fits: start out of mesh, beside the wheel
+        offset = tip + GAP + half + 0.3 + (number - 1) / 2 * spacing
+        best = (None, outline(offset, half, top))
+    lines = _moving("rack", [_translation("r", tangent, 0.0, (-bound, bound))], [((0, 1), [_path_text(best[1])])])
+    return lines + _force("spring", "r", spring)
+
+
+# -- released rotation: a torque-loaded bar held by something that goes away -------------------
+
+ROTATION_RELEASES = ("slide", "lift", "latch")
+
+
+@dataclass(frozen=True)
+class TurningRelease:
+    """A generated mechanism in which a bar on a pivot, loaded by a torque, is held by a stop
+    that goes away, and its closed-form outcome. The held angle ``held`` first turns freely
+    (an external segment after any settling at t = 0) at time ``release``, and ends with
+    every coordinate in ``final`` at that value. ``settle`` is the held angle once the torque
+    has closed the initial gap at t = 0.
+    ``slip`` is the speed at which the holding contact slides off its end at the release,
+    ``reach`` the bar's reach from its pivot: a turning pair is exact to the arc tolerance,
+    so the release time is checked to twice that over ``slip``, the settled angle to twice
+    that over ``reach``."""
+
+    kind: str
+    text: str
+    held: str
+    release: float
+    final: dict[str, float]
+    settle: float
+    slip: float
+    reach: float
+    geometry: dict = field(default_factory=dict, compare=False)
+
+    def __repr__(self) -> str:
+        return f"TurningRelease({self.kind!r}, held={self.held!r}, release={self.release:g})"
+
+
+def released_rotation(draw: Draw, kind: str | None = None) -> TurningRelease:
+    """A released rotation of a kind drawn at random (``ROTATION_RELEASE_GENERATORS`` draws one
+    kind): a bar (4-8 long, 0.6-1.5 wide, on a pivot at its near end) pressed by a torque
+    against a stop that goes away, drawn turned by a quarter turn 0-3 times and mirrored or
+    not. It starts 0.05-0.3 clear of the stop (the torque closes the gap at t = 0: a turning
+    pair cannot start touching, see ``Tolerance.turning_gap``). Kinds:
+
+    * ``slide``: the stop's flat bottom holds the bar's far top corner, 0.2-1.5 in from the
+      stop's edge; the stop slides off along its face at 0.5-2: released after
+      overlap / speed, the bar turns to its limit (0.6-1.4 rad);
+    * ``lift``: the same stop retracts askew, along (1-3, 1-3): the bar follows its face
+      up until the stop's corner passes its own (a quadratic's root), then turns to its
+      limit 0.3-0.8 rad further;
+    * ``latch``: the stop is a latch, a wedge (0.2-0.4 rad, thin end towards the bar's
+      pivot), turning about its own pivot (0.6-1.2 behind its face, 0.1-0.5 past its thin
+      end) at 0.5 or 1 rad/s, its face tilted 0.1-0.4 rad beyond the bar's top face, the
+      bar's corner meeting it 0.2-0.6 from its end at 0.03-0.2 rad: the face retreats as
+      it turns and the bar follows, until the corner slips off the end (solved
+      numerically); then the bar turns to its limit, 0.3-0.8 rad further, and the latch
+      stops at its own, 0.1-0.5 rad later.
+    """
+    kind = kind or draw.choice(ROTATION_RELEASES)
+    return ROTATION_RELEASE_GENERATORS[kind](draw)
+
+
+def _bar(draw: Draw) -> tuple[float, float, float]:
+    return draw.number(4.0, 8.0), draw.number(0.3, 0.75), draw.number(0.5, 1.0)
+
+
+def _corner(length: float, half: float, angle: float) -> np.ndarray:
+    """The bar's far top corner, (length, half) in its frame, turned by ``angle``."""
+    return np.array([length * math.cos(angle) - half * math.sin(angle),
+                     length * math.sin(angle) + half * math.cos(angle)])
+
+
+class _Frame:
+    """The drawing turned by ``quarter`` quarter turns and mirrored (y -> -y) or not: exact
+    on the numbers; a mirrored angle changes sign."""
+
+    def __init__(self, draw: Draw) -> None:
+        self.quarter = draw.integer(0, 3)
+        self.sign = -1 if draw.choice(("as drawn", "mirrored")) == "mirrored" else 1
+        c, s = [(1, 0), (0, 1), (-1, 0), (0, -1)][self.quarter]
+        self.matrix = np.array([[c, -s], [s, c]]) @ np.array([[1, 0], [0, self.sign]])
+
+    def __call__(self, points) -> list:
+        return [self.matrix @ np.asarray(p, float) for p in points]
+
+    def angle_limits(self, low: float, high: float) -> tuple[float, float]:
+        return (low, high) if self.sign == 1 else (-high, -low)
+
+
+def _release_text(kind: str, frame: _Frame, time: float, bar_lines: list[str], holder_lines: list[str],
+                  motions: list, notes: list[str]) -> str:
+    variant = f"{kind}, quarter turns {frame.quarter}{', mirrored' if frame.sign == -1 else ''}"
+    return _document("released rotation", variant, time, bar_lines + holder_lines + _inputs(motions), notes)
+
+
+def _bar_lines(frame: _Frame, length: float, half: float, back: float, initial: float,
+               limits: tuple[float, float]) -> list[str]:
+    outline = frame([(-back, -half), (length, -half), (length, half), (-back, half)])
+    lines = _moving("bar", [_rotation("t", (0, 0), frame.sign * initial, frame.angle_limits(*limits))],
+                    [((0, 1), [_path_text(outline)])])
+    return lines + _force("torque", "t", frame.sign)
+
+
+def _slide_release(draw: Draw, lift: bool = False) -> TurningRelease:
+    length, half, back = _bar(draw)
+    frame = _Frame(draw)
+    gap = draw.number(GAP, 0.3)
+    face = half + gap  # the stop's bottom face, above the pivot
+    reach, rise = math.hypot(length, half), math.atan2(half, length)
+    settle = math.asin(face / reach) - rise
+    corner_x = math.sqrt(reach ** 2 - face ** 2)
+    overlap = draw.number(0.2, 1.5)
+    left = round(corner_x - overlap, 9)
+    width, tall = overlap + draw.number(0.5, 2.0), draw.number(0.5, 2.0)
+    speed = float(draw.choice(("0.5", "1", "2")))
+    if lift:
+        ax, ay = draw.integer(1, 3), draw.integer(1, 3)
+        axis = np.array([ax, ay]) / math.hypot(ax, ay)
+        b = left * axis[0] + face * axis[1]
+        travel = -b + math.sqrt(b * b - (left ** 2 + face ** 2 - reach ** 2))
+        turned = math.atan2(face + travel * axis[1], left + travel * axis[0]) - rise
+        end = turned + draw.number(0.3, 0.8)
+
+        def off(s: float) -> float:  # the bar's corner less the stop's, along the face
+            return math.sqrt(reach ** 2 - (face + s * axis[1]) ** 2) - (left + s * axis[0])
+
+        slip = abs(off(travel) - off(travel - 1e-6)) / 1e-6 * speed
+    else:
+        axis, travel, turned = np.array([1.0, 0.0]), corner_x - left, settle
+        end = draw.number(0.6, 1.4)
+        slip = speed
+    release_time = travel / speed
+    time = round(release_time + draw.number(0.3, 1.0), 3)
+    stop = frame([(left, face), (left + width, face), (left + width, face + tall), (left, face + tall)])
+    holder = _moving("stop", [_translation("s", frame([axis])[0])], [((0, 1), [_path_text(stop)])])
+    bar = _bar_lines(frame, length, half, back, 0.0, (-0.3, end))
+    kind = "lift" if lift else "slide"
+    notes = [f"released at t = {release_time:.9g} (the bar at {frame.sign * turned:.9g}); "
+             f"ends at t = {frame.sign * end:.9g}"]
+    text = _release_text(kind, frame, time, bar, holder, [("stop moves away", {"s": speed}, 0.25)], notes)
+    geometry = {"length": length, "half": half, "back": back, "frame": frame, "stop": stop, "axis": axis,
+                "turned": turned, "travel": travel, "end": end, "speed": speed}
+    return TurningRelease(kind, text, "t", release_time, {"t": frame.sign * end, "s": speed * time},
+                          frame.sign * settle, slip, reach, geometry)
+
+
+def _lift_release(draw: Draw) -> TurningRelease:
+    return _slide_release(draw, lift=True)
+
+
+def _latch_release(draw: Draw) -> TurningRelease:
+    from scipy.optimize import brentq
+
+    length, half, back = _bar(draw)
+    frame = _Frame(draw)
+    reach, rise = math.hypot(length, half), math.atan2(half, length)
+    meet = draw.number(0.03, 0.2)  # the bar's angle where its corner meets the latch's face
+    touch = _corner(length, half, meet)
+    moving = _perp(touch) / reach  # the corner's direction of motion there
+    tilt = -(rise + draw.number(0.1, 0.4))  # the face leans away from the bar's top face
+    into = _turned(moving, tilt)  # the face's normal, into the latch
+    along = _perp(into)  # along the face, towards the bar's pivot side
+    slack = draw.number(0.2, 0.6)  # from the corner to the face's end, where it slips off
+    end_point = touch + slack * along
+    span, wedge = slack + draw.number(0.5, 1.5), draw.number(0.2, 0.4)
+    depth, beyond = draw.number(0.6, 1.2), slack + draw.number(0.1, 0.5)
+    omega = float(draw.choice(("0.5", "1")))
+    # A wedge, thin at the end the corner slips off: there the corner, turning on, moves
+    # out of the face's line at an angle far wider than the wedge's, even with the latch
+    # turned a radian.
+    far = end_point - span * along
+    latch = [end_point, far, far + span * math.tan(wedge) * into]
+
+    def corner_in_latch(angle: float, latch_angle: float, pivot: np.ndarray) -> np.ndarray:
+        return pivot + _turned(_corner(length, half, angle) - pivot, -latch_angle)
+
+    def following(latch_angle: float, pivot: np.ndarray) -> float:
+        """The bar's angle with its corner on the latch's face, the latch turned by ``latch_angle``."""
+        return brentq(lambda a: float(into @ (corner_in_latch(a, latch_angle, pivot) - touch)), meet - 1e-9,
+                      meet + 1.5, xtol=1e-15)
+
+    def slipped(latch_angle: float, pivot: np.ndarray) -> float:
+        return float(along @ (corner_in_latch(following(latch_angle, pivot), latch_angle, pivot) - touch)) - slack
+
+    # The pivot lies ``depth`` behind the face and ``beyond`` past its end: turning, the latch
+    # moves its face away from the bar (which follows) and its end towards the bar's corner.
+    # Far past the end (beyond >> depth) the bar would follow faster than the end comes, and
+    # never slip off: then the pivot is drawn nearer.
+    for depth, beyond in ((depth, beyond), (max(depth, 1.0), slack + 0.1)):
+        pivot = touch + depth * into + beyond * along
+        step = 0.05  # the latch's angle at release: bracketed by steps, then solved
+        while step < 1.5 and slipped(step, pivot) < 0:
+            step += 0.05
+        if step < 1.5:
+            break
+    turn = brentq(slipped, step - 0.05 if step > 0.05 else 1e-9, step, args=(pivot,), xtol=1e-15)
+    turned = following(turn, pivot)
+    slip = (slipped(turn, pivot) - slipped(turn - 1e-6, pivot)) / 1e-6 * omega
+    end = turned + draw.number(0.3, 0.8)
+    stop_at = turn + draw.number(0.1, 0.5)
+    time = round(stop_at / omega + draw.number(0.2, 0.5), 3)
+    bar = _bar_lines(frame, length, half, back, 0.0, (-0.3, end))
+    holder = _moving("latch", [_rotation("l", frame([pivot])[0], 0.0, frame.angle_limits(-0.3, stop_at))],
+                     [((0, 1), [_path_text(frame(latch))])])
+    release_time = turn / omega
+    notes = [f"released at t = {release_time:.9g} (latch at {frame.sign * turn:.9g}, bar at "
+             f"{frame.sign * turned:.9g}); the latch stops at {frame.sign * stop_at:.9g}"]
+    text = _release_text("latch", frame, time, bar, holder,
+                         [("latch turns away", {"l": frame.sign * omega}, 0.25)], notes)
+    geometry = {"length": length, "half": half, "back": back, "frame": frame, "latch": latch, "pivot": pivot,
+                "turned": turned, "turn": turn, "end": end, "stop_at": stop_at, "meet": meet}
+    return TurningRelease("latch", text, "t", release_time, {"t": frame.sign * end, "l": frame.sign * stop_at},
+                          frame.sign * meet, slip, reach, geometry)
+
+
+def turning_release_errors(trace, case: TurningRelease) -> list[str]:
+    """How a trace of a :class:`TurningRelease` misses its closed form: the bar settles where
+    it must at t = 0, first turns freely (an external segment moving it after t = 0) at the
+    release time, and every coordinate in ``final`` ends at its value."""
+    mechanism = trace.mechanism
+    tolerance = mechanism.tolerance
+    j = mechanism.coordinate_index[case.held]
+    instant = tolerance.length / mechanism.speed
+    errors = []
+    first_input = next((s for s in trace.segments if s.phase == "input"), None)
+    if first_input is not None:
+        got = float(first_input.start[j])
+        if abs(got - case.settle) > 2 * tolerance.arc / case.reach + 10 * tolerance.angle:
+            errors.append(f"{case.held} settles at {got:.9g}, due at {case.settle:.9g}")
+    free = [s for s in trace.segments if s.phase == "external" and s.first.signs[j] and s.start_time > instant]
+    if not free:
+        errors.append(f"{case.held} is never released (due at t = {case.release:.6g})")
+    elif abs(free[0].start_time - case.release) > 2 * tolerance.arc / case.slip + instant + NOISE * case.release:
+        errors.append(f"{case.held} released at t = {free[0].start_time:.9g}, due at {case.release:.9g}")
+    final = trace.segments[-1].finish if trace.segments else []
+    for name, value in case.final.items():
+        got = float(final[mechanism.coordinate_index[name]])
+        allowed = 10 * (tolerance.angle if mechanism.coordinate(name).is_angle else tolerance.length)
+        if abs(got - value) > allowed:
+            errors.append(f"{name} ends at {got:.9g}, due at {value:.9g}")
+    return errors
+
+
+def closed_form_errors(trace, case) -> list[str]:
+    """How a trace misses its case's closed form (a :class:`cspace.releases.ReleaseCase` or a
+    :class:`TurningRelease`); none for a case without one."""
+    if case is None:
+        return []
+    if isinstance(case, TurningRelease):
+        return turning_release_errors(trace, case)
+    from .testing import release_errors
+
+    return release_errors(trace, case)
+
+
+TURNING_GENERATORS = {"cam": _cam, "lever": _lever, "wheel": _wheel}
+ROTATION_RELEASE_GENERATORS = {"slide": _slide_release, "lift": _lift_release, "latch": _latch_release}

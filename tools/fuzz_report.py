@@ -1,19 +1,26 @@
 """Trace N generated mechanisms and report what went wrong, by kind of failure and family.
 
-Each case (``cspace.fuzz.generate`` with seed k: a stack, a row, or a release of one of
-the kinds in ``cspace.releases``) is loaded, analysed and traced twice, and the first
-trace is replayed through the real shapes. Failures are counted independently (a case
-may both overlap and leave a part held by nothing):
+Each case (``cspace.fuzz.generate`` with seed k: a stack, a row, a release of one of
+the kinds in ``cspace.releases``, or one of the families with a turning part: a cam, a
+lever, a toothed wheel, a released rotation) is loaded, analysed and traced twice, and
+the first trace is replayed through the real shapes. Failures are counted independently
+(a case may both overlap and leave a part held by nothing):
 
 * ``overlap``: two real parts overlap deeper than the length tolerance at a sample;
 * ``held by nothing``: a force-loaded part at rest can move along its force touching
   nothing;
-* ``closed form``: a release case whose held part is not released when it must be, or
-  does not end where it must;
+* ``closed form``: a release case (or a released rotation) whose held part is not
+  released when it must be, or does not end where it must (a released rotation also
+  settles where it must at t = 0);
 * ``hang``: longer than ``--timeout`` seconds; ``crash``: anything raised (a generated
   mechanism is always well posed); ``nondeterministic``: the two traces' reports differ.
 
     python tools/fuzz_report.py --cases 500 [--first 0] [--workers 2] [--timeout 120]
+                                [--families cam,lever,wheel,released-rotation] [--save DIR]
+
+``--families`` draws from those families only (``rotating`` for the four with a turning
+part, ``translating`` for the others; default all); ``--save DIR`` writes each failing
+case's text to DIR/seed-N.toml.
 """
 
 from __future__ import annotations
@@ -25,10 +32,11 @@ import signal
 import statistics
 import time
 import traceback
+from pathlib import Path
 
 from cspace import analyze, loads, trace
-from cspace.fuzz import SeededDraw, generate
-from cspace.testing import HELD_BY_NOTHING, OVERLAP, assert_traces_equal, release_errors, replay
+from cspace.fuzz import FAMILIES, ROTATING, TRANSLATING, SeededDraw, closed_form_errors, generate
+from cspace.testing import HELD_BY_NOTHING, OVERLAP, assert_traces_equal, replay
 
 FAILURES = ("overlap", "held by nothing", "closed form", "hang", "crash", "nondeterministic")
 
@@ -41,10 +49,10 @@ def _alarm(signum, frame):
     raise Hang()
 
 
-def run_case(job: tuple[int, float]) -> tuple[int, str, set[str], float, str]:
-    """(seed, family, failures, seconds, detail) for one generated mechanism."""
-    seed, timeout = job
-    case = generate(SeededDraw(seed))
+def run_case(job: tuple[int, float, tuple[str, ...]]) -> tuple[int, str, set[str], float, str, str]:
+    """(seed, family, failures, seconds, detail, text) for one generated mechanism."""
+    seed, timeout, families = job
+    case = generate(SeededDraw(seed), families)
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout)
     start = time.perf_counter()
@@ -61,11 +69,10 @@ def run_case(job: tuple[int, float]) -> tuple[int, str, set[str], float, str]:
         for violation in replay(first):
             failures.add({OVERLAP: "overlap", HELD_BY_NOTHING: "held by nothing"}[violation.kind])
             details.append(str(violation))
-        if case.expected is not None:
-            errors = release_errors(first, case.expected)
-            if errors:
-                failures.add("closed form")
-                details += errors
+        errors = closed_form_errors(first, case.expected)
+        if errors:
+            failures.add("closed form")
+            details += errors
     except Hang:
         failures.add("hang")
         details.append(f"over {timeout:g} s")
@@ -74,12 +81,12 @@ def run_case(job: tuple[int, float]) -> tuple[int, str, set[str], float, str]:
         details.append(f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=3)}")
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    return seed, case.family, failures, time.perf_counter() - start, "\n".join(details[:3])
+    return seed, case.family, failures, time.perf_counter() - start, "\n".join(details[:3]), case.text
 
 
 def table(results: list) -> str:
     """Cases and failures per family, and in all, one column per kind of failure."""
-    families = sorted({family for _, family, _, _, _ in results})
+    families = sorted({r[1] for r in results})
     header = ["family", "cases", "ok"] + list(FAILURES)
     rows = []
     for family in families + ["all"]:
@@ -98,19 +105,34 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="first seed")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a case counts as a hang")
+    parser.add_argument("--families", default="all",
+                        help="comma-separated families to draw from, or all, rotating, translating")
+    parser.add_argument("--save", type=Path, help="directory to write each failing case's text to")
     args = parser.parse_args()
-    jobs = [(seed, args.timeout) for seed in range(args.first, args.first + args.cases)]
+    groups = {"all": FAMILIES, "rotating": ROTATING, "translating": TRANSLATING}
+    families = groups.get(args.families) or tuple(args.families.split(","))
+    unknown = set(families) - set(FAMILIES)
+    if unknown:
+        parser.error(f"unknown families {sorted(unknown)}; they are {', '.join(FAMILIES)}")
+    jobs = [(seed, args.timeout, families) for seed in range(args.first, args.first + args.cases)]
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = sorted(pool.imap_unordered(run_case, jobs, chunksize=1))
-    seconds = [s for _, _, _, s, _ in results]
-    print(f"cases tried: {len(results)} (seeds {args.first}..{args.first + args.cases - 1})\n")
+    seconds = [r[3] for r in results]
+    print(f"cases tried: {len(results)} (seeds {args.first}..{args.first + args.cases - 1}; "
+          f"families {', '.join(families)})\n")
     print(table(results))
     print(f"\nseconds per case: median {statistics.median(seconds):.2f}, max {max(seconds):.2f}; "
           f"wall {time.perf_counter() - start:.0f} s on {args.workers} workers")
-    for seed, family, failures, _, detail in results:
+    slowest = sorted(results, key=lambda r: -r[3])[:3]
+    print("slowest: " + ", ".join(f"seed {r[0]} ({r[1]}) {r[3]:.1f} s" for r in slowest))
+    if args.save:
+        args.save.mkdir(parents=True, exist_ok=True)
+    for seed, family, failures, _, detail, text in results:
         if failures:
             print(f"\nseed {seed} ({family}): {', '.join(sorted(failures))}\n{detail}")
+            if args.save:
+                (args.save / f"seed-{seed}.toml").write_text(text)
 
 
 if __name__ == "__main__":
