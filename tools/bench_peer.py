@@ -1,7 +1,7 @@
-"""cspace against pymunk on the feeder (issue 5): wall time at matched accuracy, side by side.
+"""cspace against pymunk on the feeder (issue 5) and the Geneva drive: wall time at matched accuracy, side by side.
 
 What it measures, all in one process run, the two programs alternating so that a
-shared, noisy machine slows both alike:
+shared, noisy machine slows both alike. The feeder:
 
 * the paper's 3-block feeder (``fixtures/feeder.toml``), three revolutions, in
   cspace and in pymunk (``tools/peer_feeder.py``). cspace three ways: "cold" is load +
@@ -23,12 +23,41 @@ shared, noisy machine slows both alike:
   LP on a traversed region's constraints, twice: fastest trace against fastest LP,
   and median against median (the machine is noisy; the two bracket it).
 
+The Geneva drive (``fixtures/geneva.toml``, a turning pair; pymunk model in
+``tools/peer_geneva.py``), over the fixture's time allotment (12.6 s, two turns of the
+crank and a bit; pymunk steps as long):
+
+* cspace three ways as for the feeder: "cold" (load + analyze with ``CSPACE_CACHE=off``
+  + trace: the one rotating pair space is computed), "disk cache", and "pair spaces
+  cached" (``cspace.trace`` on an analysed mechanism);
+* cspace's events: the starts of the segments where the wheel begins to move and the
+  ends of those where it moves (its velocity's sign), against the closed form: the
+  clearance-corrected times of ``peer_geneva.reference_events`` (the first push comes
+  0.053 s after the engagement boundary, where the pin reaches the wall it pushes) and,
+  for the record, the engagement boundaries themselves; its interpenetration by
+  ``cspace.testing.replay`` (violations deeper than the length tolerance, 0 expected)
+  and by peer_geneva's measure on the real shapes at every sample of the trace (the
+  pin's depth into the wheel exactly, the locking disk's by shapely), the same measure
+  pymunk gets at every step;
+* pymunk (simple dynamics: the wheel's velocity cleared every step) over the time-step
+  sweep of peer_geneva (1/60 to 1/3840 s): event errors, interpenetration, pass-through
+  (the pin's centre inside the wheel's material), skipped slots, wall time of the
+  stepping loop (median of ``--repeats``). The largest step whose event error is at most
+  1e-3 s is the one cspace is compared with, alternating, the ratio the median of
+  back-to-back pairs;
+* cspace with finer arc tolerances, ``[tolerance] arc = 5e-5, 2e-5, 1e-5`` (the
+  default is 1e-4): the pair space's regions, a cold analyze (once), the trace (median
+  of 3) or the error it stops with, the events and the replay. The arc budget (outward
+  flattening, the rotating pair's blocked space grown by ``arc / 4``) moves the events
+  of a pin that enters its slot along the wall, where the gap closes with the square of
+  the crank angle.
+
 pymunk times are pure stepping (build the space, step, read the final positions):
 its events and penetration come from a separate run that inspects every step from
 Python, which would otherwise dominate its time. cspace times include everything
 it reports (segments, contacts, event times).
 
-    python tools/bench_peer.py [--repeats 5] [--blocks 3 10 30 100] [--iterations 10]
+    python tools/bench_peer.py [--repeats 5] [--blocks 3 10 30 100] [--iterations 10] [--only feeder|geneva]
 
 pymunk is a benchmark-only dependency (``pip install '.[bench]'``); cspace never imports it.
 """
@@ -52,11 +81,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import peer_geneva
 import pymunk
 from feeder_n import Feeder
+from geneva_geometry import HALF, engagement_bounds, turn_and_alpha, wheel_angle
 from peer_feeder import Measurement, measure, run, steps_for
 
-from cspace import Analysis, CspaceError, Trace, analyze, load, loads, trace
+from cspace import Analysis, CspaceError, Trace, analyze, cache, load, loads, trace
+from cspace.testing import OVERLAP, replay
 from cspace.constraints import ConstraintManager, LpResult
 from cspace.dynamics import Mode, SimpleDynamics
 from cspace.linkage import LinkageTable
@@ -66,6 +98,8 @@ from cspace.tracer import Tracer
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "feeder.toml"
+GENEVA = ROOT / "fixtures" / "geneva.toml"
+GENEVA_FINE_ARCS = (5e-5, 2e-5, 1e-5)  # relative arc tolerances of cspace's extra Geneva rows
 MATCHED_ACCURACY = 1e-3
 STEPS_PER_SECOND = (60, 120, 240, 480, 960, 1920, 3840)
 FINEST_STEPS_PER_SECOND = 30720
@@ -436,12 +470,13 @@ def depth_text(value: float) -> str:
 
 def print_header(iterations: int, repeats: int) -> None:
     """When, on what machine, and with which versions and pymunk settings the benchmark ran."""
-    print(f"cspace vs pymunk on the feeder -- {datetime.datetime.now().isoformat(timespec='seconds')}")
+    print(f"cspace vs pymunk -- {datetime.datetime.now().isoformat(timespec='seconds')}")
     print(f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f} at start; Python {platform.python_version()}")
     print(f"cspace {importlib.metadata.version('cspace')}, pymunk {pymunk.version} "
           f"(Chipmunk {pymunk.chipmunk_version.split('-')[0]}), {iterations} solver iterations, "
-          f"collision slop 1e-4, table friction 1, g = 10; {repeats} alternating repetitions")
+          f"collision slop 1e-4 (feeder: table friction 1, g = 10); {repeats} alternating repetitions")
+    print(f"cspace measured: {Path(cache.__file__).resolve().parent}, sources sha256 {cache._CODE[:12]}")
     print()
 
 
@@ -555,6 +590,277 @@ def print_profile(analysis: Analysis, result: Trace, stages: dict[str, list[floa
               f"median {seconds_text(middle):>9} = {middle / lp_typical:5.1f} LPs")
 
 
+# -- the Geneva drive ------------------------------------------------------------------------------
+
+
+@dataclass
+class WheelRun:
+    """One program's run of the Geneva drive: when the wheel starts and stops, how far off the
+    closed form it is, and how deep the real shapes overlap.
+
+    ``error`` is against the clearance-corrected event times, ``ideal_error`` against the
+    engagement boundaries; ``engaged_error`` and ``dwell_error`` are the largest |w - closed
+    form| (rad) with the pin in a slot and while the wheel dwells; ``final`` is the wheel's
+    last angle off where the last engagement leaves it (the closed form plus the slot's play);
+    ``depth`` the deepest overlap of the real shapes at the program's poses (every step, every
+    sample), ``pass_through`` whether the pin's centre entered the wheel's material.
+    """
+
+    starts: list[float]
+    stops: list[float]
+    error: float
+    ideal_error: float
+    engaged_error: float
+    dwell_error: float
+    final: float
+    depth: float
+    pass_through: bool
+    poses: int
+
+
+@dataclass
+class GenevaSweepRow:
+    """pymunk at one time step on the Geneva drive: its run and the median wall time of stepping."""
+
+    dt: float
+    run: dict
+    measured: WheelRun
+    seconds: float
+
+
+def geneva_turns(mechanism_time: float) -> float:
+    """Turns of the crank (1 rad/s) in the fixture's time allotment: pymunk steps as long."""
+    return mechanism_time / (2 * math.pi)
+
+
+def wheel_run(times: np.ndarray, crank: np.ndarray, wheel: np.ndarray, starts: list[float], stops: list[float],
+              turns: float) -> WheelRun:
+    """Errors and overlap of a run given its poses (crank and wheel angles, unwrapped) and events."""
+    g = peer_geneva.geneva()
+    reference = peer_geneva.reference_events(turns)
+    error = max(peer_geneva.event_error(starts, reference.starts), peer_geneva.event_error(stops, reference.stops))
+    ideal = max(peer_geneva.event_error(starts, reference.ideal_starts),
+                peer_geneva.event_error(stops, reference.ideal_stops))
+    off = np.abs(wheel - np.array([wheel_angle(a) for a in crank]))
+    inside = np.abs(np.array([turn_and_alpha(a)[1] for a in crank])) <= HALF
+    a0 = g.coordinates["crank"].initial
+    last = engagement_bounds(a0, a0 + turns * 2 * math.pi)[-1][1]
+    final = math.remainder(float(wheel[-1]) - peer_geneva.pushed(g, last), 2 * math.pi)
+    depth, through = peer_geneva.depths(g, crank, wheel)
+    return WheelRun(starts, stops, error, ideal, float(off[inside].max(initial=0.0)),
+                    float(off[~inside].max(initial=0.0)), final, depth, through, len(times))
+
+
+def cspace_wheel_run(result: Trace, turns: float) -> WheelRun:
+    """cspace's Geneva events from its segments, errors and overlap at every sample of its path.
+
+    The wheel starts where a segment in which it moves (its velocity's sign, constant over a
+    segment) follows one in which it does not, and stops where one in which it does not follows.
+    """
+    index = result.mechanism.coordinate_index
+    w = index["w"]
+    starts: list[float] = []
+    stops: list[float] = []
+    moving = False
+    for segment in result.segments:
+        now = segment.first.signs[w] != 0
+        if now != moving:
+            (starts if now else stops).append(segment.start_time)
+        moving = now
+    samples = result.samples()
+    times = np.array([t for t, _, _ in samples])
+    configs = np.array([q for _, _, q in samples])
+    return wheel_run(times, configs[:, index["a"]], configs[:, w], starts, stops, turns)
+
+
+def pymunk_wheel_run(run_result: dict, turns: float) -> WheelRun:
+    """pymunk's Geneva run (peer_geneva.run_pymunk) in the same terms as cspace's."""
+    return wheel_run(run_result["time"], run_result["crank"], run_result["wheel"], run_result["starts"],
+                     run_result["stops"], turns)
+
+
+def replay_overlaps(result: Trace) -> tuple[int, float]:
+    """cspace.testing.replay's overlap violations (deeper than the length tolerance): how many, deepest."""
+    found = [v for v in replay(result) if v.kind == OVERLAP]
+    return len(found), max((v.amount for v in found), default=0.0)
+
+
+def geneva_text(arc: float) -> str:
+    """The Geneva fixture with ``[tolerance] arc = arc``."""
+    return GENEVA.read_text() + f"\n[tolerance]\narc = {arc!r}\n"
+
+
+@dataclass
+class ToleranceRow:
+    """cspace on the Geneva drive at one arc tolerance: its pair space, times, run or failure."""
+
+    arc: float
+    regions: int
+    analyze_seconds: float
+    trace_seconds: float
+    run: WheelRun | None
+    replayed: tuple[int, float]
+    failure: str
+
+
+def geneva_tolerance_row(arc: float, turns: float) -> ToleranceRow:
+    """Analyze cold once, trace three times (the median), measure the run."""
+    with disk_cache(False):
+        seconds, analysis = timed(lambda: analyze(loads(geneva_text(arc))))
+    regions = sum(len(p.regions) for p in analysis.pairs)
+    try:
+        traces = [timed(lambda: trace(analysis)) for _ in range(3)]
+    except CspaceError as error:
+        return ToleranceRow(arc, regions, seconds, math.nan, None, (0, 0.0), f"{type(error).__name__}: {error}")
+    result = traces[0][1]
+    return ToleranceRow(arc, regions, seconds, statistics.median(t for t, _ in traces),
+                        cspace_wheel_run(result, turns), replay_overlaps(result), "")
+
+
+def geneva_sweep(turns: float, iterations: int, repeats: int) -> list[GenevaSweepRow]:
+    """pymunk (simple dynamics) at every step of peer_geneva's sweep: measured once, timed ``repeats`` times."""
+    rows = []
+    for rate in peer_geneva.STEPS_PER_SECOND:
+        dt = 1.0 / rate
+        result = peer_geneva.run_pymunk(dt, turns, iterations, peer_geneva.SIMPLE)
+        seconds = [peer_geneva.simulate(dt, turns, iterations, peer_geneva.SIMPLE)[0] for _ in range(repeats)]
+        rows.append(GenevaSweepRow(dt, result, pymunk_wheel_run(result, turns), statistics.median(seconds)))
+    return rows
+
+
+def geneva_matched(rows: list[GenevaSweepRow]) -> GenevaSweepRow:
+    """The largest step whose event error is within the matched accuracy (else the most accurate)."""
+    good = [r for r in rows if r.measured.error <= MATCHED_ACCURACY]
+    return max(good, key=lambda r: r.dt) if good else min(rows, key=lambda r: r.measured.error)
+
+
+def geneva_pairs(dt: float, turns: float, iterations: int, repeats: int) -> dict[str, list[float]]:
+    """cspace (cold, disk cache, pair space cached) and pymunk on the Geneva drive, alternating
+    as in :func:`headline_pairs`."""
+    analysis = analyze(load(GENEVA))
+    times: dict[str, list[float]] = defaultdict(list)
+
+    def cold() -> None:
+        times["cold"].append(timed(lambda: cspace_cold(GENEVA))[0])
+
+    def disk() -> None:
+        times["disk"].append(timed(lambda: cspace_cold(GENEVA, use_disk_cache=True))[0])
+
+    def cached() -> None:
+        times["cached"].append(timed(lambda: trace(analysis))[0])
+
+    def peer() -> None:
+        times["pymunk"].append(peer_geneva.simulate(dt, turns, iterations, peer_geneva.SIMPLE)[0])
+
+    for r in range(repeats):
+        for action in ((cold, disk, cached, peer) if r % 2 == 0 else (peer, cold, disk, cached)):
+            action()
+    return times
+
+
+def geneva_benchmark(repeats: int, iterations: int) -> None:
+    """The Geneva section: cspace's runs, pymunk's sweep, the alternating timings, the tables."""
+    started = time.perf_counter()
+    _, result = cspace_cold(GENEVA, use_disk_cache=True)  # fills the disk cache
+    turns = geneva_turns(result.mechanism.time)
+    ours, replayed = cspace_wheel_run(result, turns), replay_overlaps(result)
+    rows = geneva_sweep(turns, iterations, repeats)
+    matched = geneva_matched(rows)
+    times = geneva_pairs(matched.dt, turns, iterations, repeats)
+    build = statistics.median(timed(lambda: peer_geneva.build(peer_geneva.geneva(), iterations))[0]
+                              for _ in range(repeats))
+    finer = [geneva_tolerance_row(arc, turns) for arc in GENEVA_FINE_ARCS]
+    print_geneva(times, matched, ours, replayed, result, turns, build, iterations, finer)
+    print_geneva_sweep(rows, matched)
+    print(f"Geneva section took {time.perf_counter() - started:.0f} s")
+
+
+def print_geneva(times: dict[str, list[float]], matched: GenevaSweepRow, ours: WheelRun, replayed: tuple[int, float],
+                 result: Trace, turns: float, build: float, iterations: int, finer: list[ToleranceRow]) -> None:
+    """The Geneva table at matched accuracy, the event times and the replay's verdict."""
+    mechanism = result.mechanism
+    peer = statistics.median(times["pymunk"])
+    them = matched.measured
+    print(f"Geneva drive (fixtures/geneva.toml): {mechanism.time:g} s of input ({turns:.4f} turns of the crank at "
+          f"1 rad/s); pymunk {pymunk.version}, simple dynamics (the wheel's velocity cleared every step), "
+          f"{iterations} solver iterations, collision slop {peer_geneva.SLOP:g}, arcs flattened within "
+          f"{peer_geneva.ARC:g} of the centre distance")
+    print(f"{'case':<44}{'cspace':>10}{'pymunk':>10}{'pymunk/cspace':>15}{'cspace err':>12}{'pymunk err':>12}"
+          f"{'cspace pen':>12}{'pymunk pen':>12}{'pass-through':>14}{'runs':>6}")
+    arc = mechanism.tolerance.arc / mechanism.tolerance.size
+    cases = (("geneva, cold (load+analyze+trace)", "cold"), ("geneva, pair space from disk cache", "disk"),
+             ("geneva, pair space cached (trace)", "cached"))
+    for label, key in cases:
+        print(f"{label:<44}{seconds_text(statistics.median(times[key])):>10}{seconds_text(peer):>10}"
+              f"{ratio_text(paired_ratio(times['pymunk'], times[key])):>15}{error_text(ours.error):>12}"
+              f"{error_text(them.error):>12}{depth_text(ours.depth):>12}{depth_text(them.depth):>12}"
+              f"{('yes' if ours.pass_through else 'no') + ' / ' + ('yes' if them.pass_through else 'no'):>14}"
+              f"{len(times[key]):>6}")
+    print(f"pymunk at dt = 1/{round(1 / matched.dt)} (the largest step with event error <= {MATCHED_ACCURACY:g} s); "
+          f"times are medians; pymunk/cspace is the median of back-to-back pairs; cspace's default arc tolerance "
+          f"is {arc:g} (x size {mechanism.tolerance.size:.4g}).")
+    print("err: largest |event time - closed form| over the wheel's starts and stops, the clearance-corrected "
+          "times (peer_geneva.reference_events); pen: deepest overlap of the real shapes at every pymunk step and "
+          "every cspace sample (the pin exactly, the locking disk by shapely); pass-through: cspace / pymunk, the "
+          "pin's centre inside the wheel's material.")
+    print(f"pymunk's time is its stepping loop ({matched.run['steps']} steps, reading the two angles every step); "
+          f"building its space (convex pieces of the locking disk, the wheel's outline) takes {seconds_text(build)} "
+          "more, not counted.")
+    count, deepest = replayed
+    print(f"cspace.testing.replay: {count} overlap violations over {len(result.samples())} samples (deeper than "
+          f"the length tolerance {mechanism.tolerance.length:.2g})" + (f", deepest {deepest:.2g}" if count else ""))
+    reference = peer_geneva.reference_events(turns)
+    names = [f"start {k}" for k in range(1, len(reference.starts) + 1)] + \
+        [f"stop {k}" for k in range(1, len(reference.stops) + 1)]
+    print("event times (s from the start):  " + "  ".join(f"{n:>9}" for n in names)
+          + f"{'err':>10}{'vs bounds':>11}{'engaged':>10}{'dwell':>10}{'final w':>10}")
+    print(f"  {'engagement boundaries':<31}" + "  ".join(f"{t:>9.5f}" for t in reference.ideal_starts +
+                                                     reference.ideal_stops))
+    print(f"  {'clearance-corrected (used)':<31}" + "  ".join(f"{t:>9.5f}" for t in reference.starts +
+                                                          reference.stops))
+    runs = [(f"cspace, arc {arc:g}", ours)] + [(f"cspace, arc {row.arc:g}", row.run) for row in finer if row.run]
+    for label, run_ in runs + [(f"pymunk dt=1/{round(1 / matched.dt)}", them)]:
+        values = "  ".join(f"{t:>9.5f}" for t in run_.starts + run_.stops)
+        print(f"  {label:<31}{values}{error_text(run_.error):>10}{error_text(run_.ideal_error):>11}"
+              f"{run_.engaged_error:>10.1e}{run_.dwell_error:>10.1e}{run_.final:>+10.1e}")
+    print("engaged, dwell: largest |w - closed form with the pin on the slot's axis| (rad) with the pin in a slot "
+          "(the slot's play allows 1.4e-3 to 3.4e-3) and while the wheel dwells; final w: the wheel's last angle "
+          "minus where the last engagement leaves it (closed form + the slot's play at the mouth), rad")
+    print()
+    print(f"cspace at finer arc tolerances (the default is {arc:g}): pair space built cold once, trace median of 3")
+    print(f"{'arc':>8}{'regions':>9}{'analyze':>10}{'trace':>10}{'event err':>11}{'final w':>10}{'replay':>8}"
+          f"{'pen':>9}")
+    print(f"{arc:>8g}{sum(len(p.regions) for p in result.analysis.pairs):>9}"
+          f"{seconds_text(statistics.median(times['cold'])):>10}{seconds_text(statistics.median(times['cached'])):>10}"
+          f"{error_text(ours.error):>11}{ours.final:>+10.1e}{replayed[0]:>8}{depth_text(ours.depth):>9}"
+          "   (the table above: cold is load + analyze + trace)")
+    for row in finer:
+        if row.run is None:
+            print(f"{row.arc:>8g}{row.regions:>9}{seconds_text(row.analyze_seconds):>10}{'fails':>10}   {row.failure}")
+        else:
+            print(f"{row.arc:>8g}{row.regions:>9}{seconds_text(row.analyze_seconds):>10}"
+                  f"{seconds_text(row.trace_seconds):>10}{error_text(row.run.error):>11}{row.run.final:>+10.1e}"
+                  f"{row.replayed[0]:>8}{depth_text(row.run.depth):>9}")
+    print()
+
+
+def print_geneva_sweep(rows: list[GenevaSweepRow], matched: GenevaSweepRow) -> None:
+    """pymunk's Geneva accuracy, overlap and time at every time step tried, the matched one marked."""
+    print("pymunk time-step sweep, Geneva drive (simple dynamics):")
+    print(f"{'dt':>8}{'steps':>8}{'event err':>11}{'vs bounds':>11}{'engaged':>10}{'dwell':>10}{'final w':>10}"
+          f"{'penetration':>13}{'pass-through':>14}{'skipped':>9}{'time':>10}")
+    for row in rows:
+        m = row.measured
+        mark = "  <- matched accuracy" if row is matched else ""
+        print(f"{'1/' + str(round(1 / row.dt)):>8}{row.run['steps']:>8}{error_text(m.error):>11}"
+              f"{error_text(m.ideal_error):>11}{m.engaged_error:>10.1e}{m.dwell_error:>10.1e}{m.final:>+10.1e}"
+              f"{m.depth:>13.1e}{'yes' if m.pass_through else 'no':>14}{'yes' if row.run['skipped'] else 'no':>9}"
+              f"{seconds_text(row.seconds):>10}{mark}")
+    print("time: median of pure-stepping runs; penetration: deepest overlap of the real shapes posed at every step")
+    print()
+
+
+
 def main() -> None:
     """Parse the options and run the benchmark with a disk cache of its own."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -562,16 +868,23 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, nargs="*", default=[3, 10, 30, 100],
                         help="block counts of the N-scaling rows (default 3 10 30 100)")
     parser.add_argument("--iterations", type=int, default=10, help="pymunk solver iterations (default 10)")
+    parser.add_argument("--only", choices=("feeder", "geneva"), help="run one section only (default: both)")
     args = parser.parse_args()
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cspace-bench-cache-") as folder:
         os.environ["CSPACE_CACHE"] = folder  # the disk cache starts empty and is the benchmark's own
-        benchmark(args.repeats, args.blocks, args.iterations)
+        print_header(args.iterations, args.repeats)
+        if args.only != "geneva":
+            benchmark(args.repeats, args.blocks, args.iterations)
+        if args.only != "feeder":
+            print()
+            geneva_benchmark(args.repeats, args.iterations)
+    print(f"\nbenchmark took {time.perf_counter() - started:.0f} s")
 
 
 def benchmark(repeats: int, blocks: list[int], iterations: int) -> None:
-    """Measure everything, then print the table, the time-step sweep and the profile."""
+    """The feeder section: measure everything, then print the table, the time-step sweep and the profile."""
     started = time.perf_counter()
-    print_header(iterations, repeats)
     feeder = Feeder(3)
     analysis, result = cspace_cold(FIXTURE, use_disk_cache=True)  # fills the disk cache
     ours = cspace_events(result, feeder)
@@ -583,7 +896,7 @@ def benchmark(repeats: int, blocks: list[int], iterations: int) -> None:
     print_table(headline, matched, exact, ours, cspace_penetration(result), scaling)
     print_sweep(rows, feeder, matched)
     print_profile(analysis, result, stages, repeats)
-    print(f"\nbenchmark took {time.perf_counter() - started:.0f} s")
+    print(f"\nfeeder section took {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":
