@@ -406,3 +406,54 @@ def test_a_bar_is_released_when_the_stop_holding_it_slides_away(seed, mutant, mo
         monkeypatch.setattr(trapezoids, "_extent", _neighbours_extent)
     assert _slide_release_errors(seed) != []
 
+
+
+def _face(mechanism, part: str, name: str, values: dict):
+    """The named face of a part's first slice as a line (arcs by their end points), placed at
+    the coordinate values with the replay's own posing, relative to the mechanism's origin."""
+    scene = Scene(mechanism)
+    angle, dx, dy, pivot = scene.pose(part, values)
+    ox, oy = mechanism.origin
+    elements = [e for p in mechanism.part(part).slices[0].profiles for e in p.elements if e.name == name]
+    line = shapely.MultiLineString([[(e.start[0] - ox, e.start[1] - oy), (e.end[0] - ox, e.end[1] - oy)]
+                                    for e in elements])
+    return affinity.translate(affinity.rotate(line, angle, origin=pivot, use_radians=True), dx, dy)
+
+
+def test_the_pawl_wedged_in_a_root_corner_touches_both_faces_and_neither_deeper():
+    """Driven back, the ratchet's input is blocked with the pawl's tip in the root corner,
+    between flank 0 and the next tooth's locking face: on the real shapes the pawl is within
+    the turning bound of both faces and overlaps neither."""
+    result = traced("ratchet")
+    mechanism = result.mechanism
+    blocked = [s for s in result.segments if s.first.phase == "input" and s.end == "input blocked"][-1]
+    assert blocked.finish[0] == pytest.approx(5.926109, abs=0.01)  # driven back (not the forward turn's limit)
+    values = dict(zip([c.name for c in mechanism.coordinates], map(float, blocked.finish)))
+    pawl = Scene(mechanism).place(values, {"pawl"})[("pawl", 0)]
+    wheel = Scene(mechanism).place(values, {"wheel"})[("wheel", 0)]
+    bound = mechanism.tolerance.turning_gap + mechanism.tolerance.length
+    for face in ("flank0", "lock1"):
+        assert pawl.distance(_face(mechanism, "wheel", face, values)) <= bound, face
+    assert overlap_depth(pawl, wheel, mechanism.tolerance.quantum) <= mechanism.tolerance.length
+
+
+def test_the_geneva_pin_enters_and_leaves_by_the_driving_wall_never_catching_a_mouth():
+    """The pin passes the slots' mouths with 0.0085 to spare: every contact of the trace is
+    the pin on a slot's driving wall, none on a mouth's tip or the locking arcs; each
+    engagement begins with the pin on the wall it pushes and at no sample is the pin
+    closer to a mouth's tips than touching."""
+    result = traced("geneva")
+    contacts = {str(c) for s in result.segments for c in s.first.contacts}
+    assert contacts == {"crank.pin.rim/wheel.slot1.right", "crank.pin.rim/wheel.slot2.right"}
+    mechanism = result.mechanism
+    names = [c.name for c in mechanism.coordinates]
+    scene = Scene(mechanism)
+    closest = math.inf
+    for _, _, q in result.samples():
+        values = dict(zip(names, map(float, q)))
+        pin = next(shape for (part, _), shape in scene.place(values, {"crank"}).items() if part == "crank")
+        for k in range(1, 5):
+            for side in ("right-tip", "left-tip"):
+                closest = min(closest, pin.distance(_face(mechanism, "wheel", f"slot{k}.{side}", values)))
+    assert closest >= 0.0
+    assert closest < 0.05  # it does pass close: the test looks where it matters
