@@ -17,7 +17,7 @@ import copy
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import shapely
@@ -368,7 +368,9 @@ def _plane_region(rows: list[Row2], polygon: list, labels: dict, box: list, quan
 def _stretch(polygon: list, row: Row2) -> tuple[tuple, tuple] | None:
     """Where the outline lies on a row: its first and last point along the row, or None."""
     a, b, c = row
-    on_row = [p for p in polygon if a * p[0] + b * p[1] == c]
+    ia, ib, ic = _integer_row(row)
+    on_row = [p for p in polygon if ia * p[0].numerator * p[1].denominator + ib * p[1].numerator * p[0].denominator
+              == ic * p[0].denominator * p[1].denominator]
     if not on_row:
         return None
     on_row.sort(key=lambda p: a * p[1] - b * p[0])
@@ -468,21 +470,51 @@ def _facet_pieces(start, end, normal, tagger: _Tagger) -> list[tuple[tuple, tupl
 
 
 def _clip(box: list[tuple[Fraction, Fraction]], rows: list[Row2]) -> list[tuple[Fraction, Fraction]]:
-    """Exact convex clipping of the box polygon by half-planes a x + b y <= c."""
-    polygon = list(box)
-    for a, b, c in rows:
+    """Exact convex clipping of the box polygon by half-planes a x + b y <= c.
+
+    Computed in integers: each vertex as (X, Y, W) with W > 0 (the point X/W, Y/W), each
+    row scaled to integers, a crossing as the weighted sum of the edge's ends that lies on
+    the row; Fractions are made once, for the result."""
+    polygon = [_homogeneous(p) for p in box]
+    for row in rows:
+        a, b, c = _integer_row(row)
         out = []
         n = len(polygon)
+        values = [a * x + b * y - c * w for x, y, w in polygon]
         for i in range(n):
             p, q = polygon[i], polygon[(i + 1) % n]
-            fp, fq = a * p[0] + b * p[1] - c, a * q[0] + b * q[1] - c
+            fp, fq = values[i], values[(i + 1) % n]
             if fp <= 0:
                 out.append(p)
             if (fp < 0 < fq) or (fq < 0 < fp):
-                t = fp / (fp - fq)
-                out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
-        polygon = [p for i, p in enumerate(out) if p != out[i - 1]] or out[:1]
-    return polygon
+                if fp > 0:
+                    fp, fq = -fp, -fq
+                out.append(_reduced(fq * p[0] - fp * q[0], fq * p[1] - fp * q[1], fq * p[2] - fp * q[2]))
+        polygon = [p for i, p in enumerate(out) if not _same(p, out[i - 1])] or out[:1]
+    return [(Fraction(x, w), Fraction(y, w)) for x, y, w in polygon]
+
+
+def _homogeneous(point: tuple) -> tuple[int, int, int]:
+    x, y = Fraction(point[0]), Fraction(point[1])
+    w = x.denominator * y.denominator // math.gcd(x.denominator, y.denominator)
+    return _reduced(x.numerator * (w // x.denominator), y.numerator * (w // y.denominator), w)
+
+
+@lru_cache(maxsize=4096)
+def _integer_row(row: Row2) -> tuple[int, int, int]:
+    """The row a x + b y <= c with integer coefficients (the same half-plane)."""
+    a, b, c = (Fraction(v) for v in row)
+    scale = math.lcm(a.denominator, b.denominator, c.denominator)
+    return int(a * scale), int(b * scale), int(c * scale)
+
+
+def _reduced(x: int, y: int, w: int) -> tuple[int, int, int]:
+    g = math.gcd(x, y, w)
+    return (x // g, y // g, w // g) if g > 1 else (x, y, w)
+
+
+def _same(p: tuple[int, int, int], q: tuple[int, int, int]) -> bool:
+    return p[0] * q[2] == q[0] * p[2] and p[1] * q[2] == q[1] * p[2]
 
 
 def _drawing_box(polygons: list[SumPolygon]) -> list[tuple[Fraction, Fraction]]:
