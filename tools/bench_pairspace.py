@@ -22,7 +22,9 @@ Pair types, each a mechanism written here as TOML and read with ``cspace.loads``
 Edges are the outline edges of both parts as the builder sees them: the polylines of the
 profiles with arcs flattened at the tolerance the pair uses (``arc`` for a translating
 pair, ``rotation_arc = arc / 10`` for a turning one; for a turning pair the count is of the
-outline the sweep uses). The teeth are straight-sided ("flat" tips) in the main series;
+outline the sweep uses); ``space`` is the edges of the pair space's blocked polygons (a
+translating pair's Minkowski sums; a turning pair's convex blocked pieces, every cell's).
+The teeth are straight-sided ("flat" tips) in the main series;
 "round" tips, a 90-degree arc domed on every tooth, are used in the tolerance rows, where
 the arc tolerance also changes the edge count. Regions are the pair space's convex regions.
 Time is the median of 3 builds, 1 when the first takes over 5 s. A series aims at 10, 20,
@@ -32,6 +34,15 @@ Tolerance rows: ``[tolerance] arc = 1e-4`` (the default) and ``1e-5``, flat and 
 at the series' case nearest 50 edges and at its largest case up to 200 edges that built
 within 2 s (gears: at their two smallest pairs). A turning pair's ``curve`` budget is
 ``arc / 4``, so the tolerance changes its cost even with straight edges.
+
+A translating pair's blocked space is the union of the Minkowski sums of every convex
+piece of one part with every one of the other: two saws of N teeth have about N^2 sums,
+so the saws' time grows with the product of the pieces, not with the edges alone. The
+pair space's own edges (its sums' outlines, which the decomposition cuts) grow with the
+edges where each part is one piece: the cam against a tip of ``fixtures/cam.toml``, its
+bump flattened ever finer (arc tolerance 1e-4 down to 3e-8), is that series, printed
+with its pair-space edges, and the 2,000-edge goal is read off it (``--cam-only`` runs
+it alone).
 
 At the end, per type: the growth exponent, the least-squares slope of log time against
 log edges over the main series (and over its cases from 200 edges, and against regions
@@ -44,6 +55,7 @@ series stopped short of it; the fitted power law's value beside it). Then the ge
     python tools/bench_pairspace.py            # the full run (edges to ~5,000)
     python tools/bench_pairspace.py --quick    # small sizes only, a smoke run
     python tools/bench_pairspace.py --types rotation gears --max-edges 2000
+    python tools/bench_pairspace.py --cam-only
 
 A turning part's rotational symmetry (found up to order 96, ``cspace.symmetry``) decides
 how much of it is swept; the tables give the order found (``sym``): a wheel of N teeth
@@ -310,6 +322,7 @@ class Row:
     round_tips: bool
     arc: float
     edges: int = 0
+    space: int = 0  # edges of the pair space's blocked polygons
     regions: int = 0
     symmetry: str = ""
     times: list[float] = field(default_factory=list)
@@ -348,15 +361,16 @@ def _child(text: str, a: str, b: str, connection) -> None:
         start = time.perf_counter()
         space = _PairBuilder(mechanism).build(mechanism.part(a), mechanism.part(b))
         seconds = time.perf_counter() - start
-        connection.send((seconds, len(space.regions)))
+        connection.send((seconds, len(space.regions), sum(len(b) for b in space.blocked)))
     except BaseException as error:  # noqa: BLE001 - reported, not raised
         connection.send(f"{type(error).__name__}: {error}")
     finally:
         connection.close()
 
 
-def build_once(text: str, a: str, b: str, cap: float) -> tuple[float, int] | str:
-    """One build in a child process, stopped after ``cap`` seconds."""
+def build_once(text: str, a: str, b: str, cap: float) -> tuple[float, int, int] | str:
+    """One build in a child process, stopped after ``cap`` seconds: (seconds, regions, edges of
+    the pair space's blocked polygons), or what went wrong."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_child, args=(text, a, b, sender))
@@ -387,7 +401,7 @@ def measure(kind: Kind, teeth: int, round_tips: bool, arc: float, cap: float) ->
         if isinstance(result, str):
             row.failure = result
             break
-        seconds, row.regions = result
+        seconds, row.regions, row.space = result
         row.times.append(seconds)
         if run == 0 and seconds > SINGLE_RUN:
             break
@@ -398,12 +412,12 @@ def row_text(row: Row) -> str:
     tips = "round" if row.round_tips else "flat"
     time_text = f"> {row.failure.split()[-2]} s" if row.failure.startswith("stopped") else (
         "failed" if row.failure else seconds_text(row.seconds))
-    return (f"{row.teeth:>6}{tips:>7}{row.arc:>8.0e}{row.edges:>8}{row.regions:>9}{row.symmetry:>8}"
+    return (f"{row.teeth:>6}{tips:>7}{row.arc:>8.0e}{row.edges:>8}{row.space or '-':>8}{row.regions:>9}{row.symmetry:>8}"
             f"{time_text:>11}{len(row.times):>6}" + (f"  {row.failure[:120]}" if row.failure else "")
             + (f"  ({row.note})" if row.note else ""))
 
 
-HEADER = f"{'teeth':>6}{'tips':>7}{'arc':>8}{'edges':>8}{'regions':>9}{'sym':>8}{'time':>11}{'runs':>6}"
+HEADER = f"{'teeth':>6}{'tips':>7}{'arc':>8}{'edges':>8}{'space':>8}{'regions':>9}{'sym':>8}{'time':>11}{'runs':>6}"
 
 
 def seconds_text(value: float) -> str:
@@ -516,6 +530,37 @@ def big_gear_pair(cap: float) -> None:
           f"(pair spaces {seconds_text(analysis.timings['pair spaces'])}), 1 run, in this process", flush=True)
 
 
+CAM_ARCS = (1e-4, 3e-5, 1e-5, 3e-6, 1e-6, 3e-7, 1e-7, 3e-8)  # relative arc tolerances of the cam rows
+
+
+def cam_and_tip(cap: float) -> None:
+    """The translating cam against a tip (``fixtures/cam.toml``) as its arc tolerance shrinks:
+    one convex piece on each side, so the pair space's edges (the outlines of its Minkowski
+    sums, which the decomposition cuts and the facets are labelled along) grow as the
+    cam's flattened bump does. The 2,000-edge goal is read off this series."""
+    fixture = (Path(__file__).resolve().parent.parent / "fixtures" / "cam.toml").read_text()
+    print("\ntranslation, one cam against a tip (fixtures/cam.toml): pair-space edges by arc tolerance")
+    print(f"{'arc':>8}{'space edges':>13}{'regions':>9}{'time':>11}{'runs':>6}")
+    points = []
+    for arc in CAM_ARCS:
+        text = fixture.replace("[mechanism]", f"[tolerance]\narc = {arc:g}\n\n[mechanism]", 1)
+        times, result = [], None
+        for _ in range(RUNS):
+            result = build_once(text, "cam", "follower", cap)
+            if isinstance(result, str):
+                break
+            times.append(result[0])
+        if isinstance(result, str):
+            print(f"{arc:>8.0e}  {result}")
+            break
+        seconds = statistics.median(times)
+        points.append((result[2], seconds))
+        print(f"{arc:>8.0e}{result[2]:>13}{result[1]:>9}{seconds_text(seconds):>11}{len(times):>6}", flush=True)
+    value, how = at_edges(points, AT)
+    print(f"growth exponent (time on space edges): {exponent(points):.2f}; at {AT} space edges: "
+          f"{seconds_text(value)} ({how})")
+
+
 def code_provenance() -> str:
     """Where the cspace measured comes from: its folder, the digest of its sources (the one the
     disk cache keys on) and, in a git work tree, the commit and whether its sources differ from it."""
@@ -551,6 +596,7 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=LIMIT, help="stop a series after a case slower than this (s)")
     parser.add_argument("--cap", type=float, default=CAP, help="stop a build still running after this (s)")
     parser.add_argument("--no-big-gears", action="store_true", help="skip the 25/36 gear pair")
+    parser.add_argument("--cam-only", action="store_true", help="only the cam against a tip, by arc tolerance")
     args = parser.parse_args()
     started = time.perf_counter()
     print(f"pair-space build times -- {datetime.datetime.now().isoformat(timespec='seconds')}")
@@ -560,6 +606,9 @@ def main() -> None:
     print(f"time: median of {RUNS} builds (1 when the first takes over {SINGLE_RUN:g} s), each in a forked child; "
           f"a series stops after a case over {args.limit:g} s; builds are stopped at {args.cap:g} s")
     warm_up()
+    if args.cam_only:
+        cam_and_tip(args.cap)
+        return
     targets = QUICK_TARGETS if args.quick else TARGETS
     results: dict[str, tuple[list[Row], list[Row]]] = {}
     for name in args.types:
@@ -573,7 +622,7 @@ def main() -> None:
           f"involute arcs; exponent: least-squares slope of log time on log edges, over all cases and from "
           f"{FIT_FROM} edges)")
     print(f"{'type':<22}{'cases':>6}{'edges':>13}{'exponent':>10}{'from ' + str(FIT_FROM):>10}{'vs regions':>11}"
-          f"{'at ' + str(AT) + ' edges':>16}{'fit there':>11}  how")
+          f"{'vs space':>10}{'at ' + str(AT) + ' edges':>16}{'fit there':>11}  how")
     for name, (rows, _) in results.items():
         done = [r for r in rows if r.times and not r.failure]
         points = [(r.edges, r.seconds) for r in done]
@@ -581,10 +630,21 @@ def main() -> None:
         value, how = at_edges(points, AT)
         span = f"{points[0][0]}-{points[-1][0]}" if points else "-"
         upper_text = f"{exponent(upper):.2f}" if len(upper) >= 2 else "-"
+        space = [(r.space, r.seconds) for r in done if r.space]
         print(f"{name:<22}{len(points):>6}{span:>13}{exponent(points):>10.2f}{upper_text:>10}"
-              f"{exponent([(r.regions, r.seconds) for r in done]):>11.2f}"
+              f"{exponent([(r.regions, r.seconds) for r in done]):>11.2f}{exponent(space):>10.2f}"
               f"{seconds_text(value):>16}{seconds_text(fitted(points, AT)):>11}  {how}")
-    print("vs regions: the same slope against the number of regions the pair space has")
+        if space:
+            low = min(space)
+            if low[0] > AT:
+                said = f"its smallest case already has {low[0]}, built in {seconds_text(low[1])}"
+            else:
+                value, how = at_edges(space, AT)
+                said = f"{seconds_text(value)} at {AT} ({how})"
+            print(f"{'':<22}{'':>6}{f'{low[0]}-{max(space)[0]}':>13}  in the pair space's own edges: {said}")
+    print("vs regions, vs space: the same slope against the pair space's regions, and its blocked polygons' edges")
+    if not args.quick:
+        cam_and_tip(args.cap)
     if not args.quick and not args.no_big_gears:
         big_gear_pair(args.cap)
     print(f"\nbenchmark took {time.perf_counter() - started:.0f} s")
