@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -233,6 +234,11 @@ class _Run:
         self.corner = piece.vertex_features[chain[0]]
         self.faces = sorted((tuple(sorted((at[k], at[k + 1]))), piece.edge_faces[chain[k]])
                             for k in range(len(chain) - 1))
+        # A convex chain's faces lie end to end along t: both ends increase, so the faces
+        # touching a stretch are found by bisection (a saw's body has a face per tooth).
+        self.starts = [2 * t0 for (t0, _), _ in self.faces]
+        self.ends = [2 * t1 for (_, t1), _ in self.faces]
+        self.ordered = all(a <= b for a, b in zip(self.ends, self.ends[1:]))
 
     def features(self, lo: int, hi: int, shift: int) -> tuple[str, ...] | None:
         """Features of the run (moved by ``shift`` along t) touching the stretch [lo, hi]:
@@ -242,7 +248,10 @@ class _Run:
         if not self.faces:
             return (self.corner,)
         if hi > lo:
-            found = [f for (t0, t1), f in self.faces if min(hi, 2 * t1 + shift) > max(lo, 2 * t0 + shift)]
+            window = self.faces
+            if self.ordered:  # faces starting before hi and ending after lo
+                window = self.faces[bisect_right(self.ends, lo - shift):bisect_left(self.starts, hi - shift)]
+            found = [f for (t0, t1), f in window if min(hi, 2 * t1 + shift) > max(lo, 2 * t0 + shift)]
         else:
             middle = lo + hi  # doubled again: compared with doubled positions doubled
             found = [f for (t0, t1), f in self.faces if 2 * (2 * t0 + shift) <= middle <= 2 * (2 * t1 + shift)]
