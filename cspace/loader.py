@@ -11,6 +11,7 @@ import difflib
 import math
 import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -53,22 +54,54 @@ def load(path: str | os.PathLike) -> Mechanism:
     ['frame', 'driver', 'link']
     """
     name = str(path)
+    text = _read(path, name)
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a UTF-8 byte order mark, as some editors on Windows write
+    return loads(text, source=name, default_name=Path(path).stem)
+
+
+def _read(path: str | os.PathLike, name: str) -> str:
+    """The file's text: a regular file (not a device, FIFO or directory, whatever a link
+    points at) of at most ``MAX_FILE_BYTES``, read without blocking and no further than
+    one byte past the limit (a size from ``stat`` is 0 for a device that never ends)."""
     try:
-        size = os.path.getsize(path)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise ModelError("no such file", file=name) from None
     except OSError as error:
         raise ModelError(f"cannot read: {error.strerror}", file=name) from None
-    if size > MAX_FILE_BYTES:
-        raise ModelError(f"file is {size / 1e6:.1f} MB; mechanism files are limited to "
-                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB", file=name)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ModelError("is a directory, not a mechanism file", file=name)
+        if not stat.S_ISREG(mode):
+            raise ModelError(f"is not a regular file (a {_file_kind(mode)}); a mechanism file must be one",
+                             file=name)
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as error:
+        raise ModelError(f"cannot read: {error.strerror}", file=name) from None
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        raise ModelError(f"file is over {MAX_FILE_BYTES // (1024 * 1024)} MB; mechanism files are limited to "
+                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB", file=name)
+    data = b"".join(chunks)
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ModelError(f"not UTF-8 text (byte {error.start})", file=name) from None
-    except IsADirectoryError:
-        raise ModelError("is a directory, not a mechanism file", file=name) from None
-    return loads(text, source=name, default_name=Path(path).stem)
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"), (stat.S_ISFIFO, "FIFO"),
+             (stat.S_ISSOCK, "socket"))
+    return next((kind for test, kind in kinds if test(mode)), "special file")
 
 
 def loads(text: str, *, source: str = "<string>", default_name: str = "mechanism") -> Mechanism:

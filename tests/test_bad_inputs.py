@@ -9,6 +9,7 @@ guards against a hang (timings are measured by tools/bad_input_report.py).
 
 from __future__ import annotations
 
+import os
 import resource
 import subprocess
 import sys
@@ -67,3 +68,44 @@ def test_hostile_input_is_rejected_in_bounded_memory(case, tmp_path):
     assert done.returncode == 2, done.stderr[-500:]
     assert "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and message in done.stderr
+
+
+def _special_files(tmp: Path) -> dict[str, tuple[Path, str]]:
+    """Paths that are not regular files, each with the message expected for it."""
+    fifo = tmp / "fifo.toml"
+    os.mkfifo(fifo)
+    zero = tmp / "zero.toml"
+    zero.symlink_to("/dev/zero")
+    random = tmp / "random.toml"
+    random.symlink_to("/dev/urandom")
+    return {
+        "a FIFO (would block)": (fifo, "is not a regular file (a FIFO)"),
+        "a link to /dev/zero (endless, size 0)": (zero, "is not a regular file (a character device)"),
+        "a link to /dev/urandom": (random, "is not a regular file (a character device)"),
+        "/dev/zero itself": (Path("/dev/zero"), "is not a regular file (a character device)"),
+        "/proc/self/mem (a regular file that cannot be read)": (Path("/proc/self/mem"), "cannot read:"),
+        "a directory": (tmp, "is a directory"),
+    }
+
+
+@pytest.mark.parametrize("case", ["a FIFO (would block)", "a link to /dev/zero (endless, size 0)",
+                                  "a link to /dev/urandom", "/dev/zero itself",
+                                  "/proc/self/mem (a regular file that cannot be read)", "a directory"])
+def test_what_is_not_a_regular_file_is_refused_at_once(case, tmp_path):
+    """The size ``stat`` gives these is 0, so a limit trusting it read /dev/zero until memory
+    ran out and waited on a FIFO for ever: each is one line, in bounded memory and time."""
+    path, message = _special_files(tmp_path)[case]
+    done = run_capped(path)
+    assert done.returncode == 2, done.stderr[-500:]
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and message in done.stderr and str(path) in done.stderr
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    """Some editors start UTF-8 files with a byte order mark: the file reads as without it."""
+    source = Path(__file__).resolve().parent.parent / "fixtures" / "pusher.toml"
+    marked = tmp_path / "pusher.toml"
+    marked.write_bytes(b"\xef\xbb\xbf" + source.read_bytes())
+    from cspace import load
+
+    assert repr(load(marked)) == repr(load(source))
