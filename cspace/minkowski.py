@@ -6,7 +6,7 @@ the open blocked set is the union of the open convex polygons A_i + (-B_j): an o
 set meeting int(A) meets some int(A_i) in positive area, so no configuration is
 wrongly called free along a decomposition diagonal, and touching (sliding) parts are
 free, never blocked. Coordinates are integers on the tolerance grid, so the sums
-(pyclipper) and everything built on them are exact.
+(the hulls of the pieces' vertex sums) and everything built on them are exact.
 
 Each edge of a sum polygon is labelled with the features that touch along it: the
 faces or corners of A and of B that are extreme in the edge's outward normal.
@@ -17,12 +17,12 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right
+from functools import cached_property
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import pyclipper
 import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.polygon import orient as orient_polygon
@@ -30,6 +30,7 @@ from shapely.geometry.polygon import orient as orient_polygon
 from .geometry import Polyline
 
 IntPoint = tuple[int, int]
+SEARCHED = 32  # pieces with at least this many vertices find their extreme vertex by bisection
 Side = tuple[str, ...]
 ContactLabel = tuple[Side, Side]
 
@@ -49,21 +50,70 @@ class ConvexPiece:
 
     def extreme(self, nx: int, ny: int, slack: float) -> list[int]:
         """Vertices extreme in direction (nx, ny), within ``slack`` (a length on the grid),
-        in counterclockwise order.
+        in counterclockwise order: the run of vertices that far from the top, from its start.
 
-        The slack makes faces parallel up to the grid's rounding touch face to face.
+        The slack makes faces parallel up to the grid's rounding touch face to face. A
+        piece of many vertices (a finely flattened arc) is searched by its edges' normal
+        angles, which increase round it, then by exact dot products about the estimate.
         """
-        dots = [x * nx + y * ny for x, y in self.vertices]
-        top = max(dots)
-        near = [d >= top - slack * math.hypot(nx, ny) for d in dots]
-        n = len(dots)
-        first = dots.index(top)
-        while near[(first - 1) % n] and (first - 1) % n != dots.index(top):
-            first = (first - 1) % n
+        n = len(self.vertices)
+        if n < SEARCHED:
+            dots = [x * nx + y * ny for x, y in self.vertices]
+            top = max(dots)
+            start = dots.index(top)
+        else:
+            start = self._top(nx, ny)
+            top = self._dot(start, nx, ny)
+        floor = top - slack * math.hypot(nx, ny)
+        first, steps = start, 0
+        while steps < n and self._dot((first - 1) % n, nx, ny) >= floor and (first - 1) % n != start:
+            first, steps = (first - 1) % n, steps + 1
         chain = [first]
-        while near[(chain[-1] + 1) % n] and (chain[-1] + 1) % n != first:
+        while self._dot((chain[-1] + 1) % n, nx, ny) >= floor and (chain[-1] + 1) % n != first:
             chain.append((chain[-1] + 1) % n)
         return chain
+
+    def _dot(self, i: int, nx: int, ny: int) -> int:
+        x, y = self.vertices[i]
+        return x * nx + y * ny
+
+    def _top(self, nx: int, ny: int) -> int:
+        """The lowest-numbered vertex of greatest dot product with (nx, ny), exactly."""
+        n = len(self.vertices)
+        angles = self._normals
+        target = math.atan2(ny, nx)
+        while target < angles[0]:
+            target += 2 * math.pi
+        while target >= angles[0] + 2 * math.pi:
+            target -= 2 * math.pi
+        i = bisect_left(angles, target) % n
+        while True:  # the dots rise to the top and fall past it: climb from the estimate
+            here = self._dot(i, nx, ny)
+            if self._dot((i + 1) % n, nx, ny) > here:
+                i = (i + 1) % n
+            elif self._dot((i - 1) % n, nx, ny) > here:
+                i = (i - 1) % n
+            else:
+                break
+        top = self._dot(i, nx, ny)
+        while self._dot((i - 1) % n, nx, ny) == top and (i - 1) % n != i:  # a flat top: its lowest index
+            if (i - 1) % n > i:
+                break
+            i -= 1
+        return i
+
+    @cached_property
+    def _normals(self) -> list[float]:
+        """Each edge's outward normal angle, increasing from the first edge's (a turn at most)."""
+        out = []
+        n = len(self.vertices)
+        for i in range(n):
+            (x0, y0), (x1, y1) = self.vertices[i], self.vertices[(i + 1) % n]
+            angle = math.atan2(-(x1 - x0), y1 - y0)
+            while out and angle < out[-1]:
+                angle += 2 * math.pi
+            out.append(angle)
+        return out
 
 
 @dataclass(frozen=True)
@@ -165,11 +215,12 @@ def minkowski_difference(a: ConvexPiece, b: ConvexPiece, slack: float = 0.0) -> 
     ``slack`` (a length on the grid) is how far from flat a run of faces may be and
     still touch along its length (see :meth:`ConvexPiece.extreme`).
     """
-    pattern = [(-x, -y) for x, y in b.vertices]
-    paths = pyclipper.MinkowskiSum(pattern, list(a.vertices), True)
-    # The sum of convex pieces is convex: the hull of pyclipper's points. Taken as is, its
-    # outline of two pieces with nearly parallel edges can carry a zero-area spike.
-    hull = shapely.MultiPoint([tuple(p) for path in paths for p in path]).convex_hull
+    # The sum of convex pieces is convex: the hull of the sums of their vertices (exact in
+    # integers). pyclipper's MinkowskiSum unions a quadrilateral per pair of edges, slow for
+    # a finely flattened arc, and its outline of two pieces with nearly parallel edges can
+    # carry a zero-area spike.
+    sums = (np.array(a.vertices, np.int64)[:, None, :] - np.array(b.vertices, np.int64)[None, :, :]).reshape(-1, 2)
+    hull = shapely.MultiPoint(sums.astype(float)).convex_hull
     outer = [(int(x), int(y)) for x, y in hull.exterior.coords[:-1]]
     if _area2(outer) < 0:
         outer = outer[::-1]
