@@ -14,10 +14,10 @@ from shapely.affinity import affine_transform
 from shapely.geometry.base import BaseGeometry
 
 from .errors import GeometryError, ModelError
-from .geometry import check_profile, region_of
+from .geometry import Arc, check_profile, region_of
 from .model import LINKAGE, Mechanism, Part
 from .poses import initial_bounds, part_transform
-from .tolerance import MIN_SIZE, RESOLUTION, Tolerance
+from .tolerance import MAX_FACETS, MIN_SIZE, RESOLUTION, Tolerance
 
 
 def check_scale(mechanism: Mechanism) -> None:
@@ -51,6 +51,22 @@ def check_profiles(mechanism: Mechanism) -> None:
                     raise error.located(where=f"part {part.name!r}", field=f"slices[{i}].profiles[{k}]") from None
             _check_no_crossing(part, i, mechanism.tolerance)
     check_scale(mechanism)
+    check_facets(mechanism)
+
+
+def check_facets(mechanism: Mechanism) -> None:
+    """Raise ModelError if the arcs would flatten into more than ``MAX_FACETS`` segments at the
+    finest arc tolerance a pair uses (a turning pair's, ``rotation_arc``, if anything turns):
+    bounded before the work, where a tiny ``[tolerance] arc`` ran out of memory."""
+    tolerance = mechanism.tolerance
+    turning = any(c.is_angle for c in mechanism.coordinates)
+    finest = tolerance.rotation_arc if turning else tolerance.arc
+    facets = sum(element.facets(finest) for part in mechanism.parts for slice_ in part.slices
+                 for profile in slice_.profiles for element in profile.elements if isinstance(element, Arc))
+    if facets > MAX_FACETS:
+        raise ModelError(f"arc tolerance {tolerance.arc / tolerance.size:g} (of the size {tolerance.size:.3g}) "
+                         f"flattens the arcs into {facets:,} segments; at most {MAX_FACETS:,} are supported: "
+                         f"raise it", where="tolerance", field="arc")
 
 
 def _check_no_crossing(part: Part, index: int, tolerance: Tolerance) -> None:

@@ -82,6 +82,11 @@ class Arc:
     def reversed(self) -> Arc:
         return Arc(self.end, self.start, self.center, not self.ccw, self.name)
 
+    def facets(self, tolerance: float) -> int:
+        """How many segments :meth:`points` flattens the arc into at ``tolerance`` (at most)."""
+        step = 2 * math.acos(max(-1.0, 1 - tolerance / self.radius))
+        return math.ceil(self.sweep / step) + 4
+
     def points(self, tolerance: float, outward: bool) -> list[Point]:
         """Polyline from start (inclusive) to end (exclusive), within ``tolerance`` of the arc.
 
@@ -290,9 +295,9 @@ def check_profile(profile: Profile, length_tolerance: float) -> None:
                                     f"but starts at {_fmt(following.start)}")
             raise GeometryError(f"face {index} ({element.name}) ends at {_fmt(element.end)} "
                                 f"but the next face starts at {_fmt(following.start)}")
-    ring = profile.ring()
     if len(profile.elements) < 3 and not any(isinstance(e, Arc) for e in profile.elements):
         raise GeometryError("profile needs at least three faces")
+    ring = profile.ring()
     if not ring.is_simple:
         reason = explain_validity(Polygon(ring))
         raise GeometryError(f"profile crosses itself ({_validity(reason)})")

@@ -33,7 +33,7 @@ from .model import (
     Part,
     Slice,
 )
-from .tolerance import DEFAULT_ANGLE
+from .tolerance import DEFAULT_ANGLE, DEFAULT_ARC, DEFAULT_LENGTH, FLOORS
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_PARTS = 500
@@ -179,7 +179,14 @@ class _Reader:
             if value is not None:
                 if not 0 < value < 1:
                     raise self.fail(key, f"must be a relative factor in (0, 1), got {_num(value)}")
+                if value < FLOORS[key]:
+                    raise self.fail(key, f"{_num(value)} is finer than cspace computes: the factor must be at "
+                                         f"least {FLOORS[key]:g}")
                 factors.append((key, value))
+        chosen = dict(factors)
+        if chosen.get("arc", DEFAULT_ARC) < chosen.get("length", DEFAULT_LENGTH):
+            raise self.fail("arc", f"{_num(chosen.get('arc', DEFAULT_ARC))} is finer than the length tolerance "
+                                   f"{_num(chosen.get('length', DEFAULT_LENGTH))}: points closer than that coincide")
         return tuple(factors)
 
     # -- parts -----------------------------------------------------------------------
@@ -586,7 +593,11 @@ class _Reader:
     def as_number(self, value: Any, where: str) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(where, f"expected a number, got {_kind(value)}")
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise self.fail(where, f"a number of {len(str(abs(value)))} digits is out of range: numbers in a "
+                                   f"mechanism file are at most {MAX_MAGNITUDE:g} in size") from None
         if not math.isfinite(value):
             raise self.fail(where, f"expected a finite number, got {value}")
         if abs(value) > MAX_MAGNITUDE:

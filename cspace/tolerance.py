@@ -69,6 +69,11 @@ DEFAULT_VELOCITY = 1e-8
 NOISE = 1e-9
 MIN_SIZE = 1e-12  # smallest mechanism (the diagonal of its parts), in any unit: tested down to here
 RESOLUTION = 0.01  # input numbers must resolve positions to this fraction of the exact grid's step (quantum)
+# The finest factor a file may ask for, per tolerance: a length finer than 1e-10 of the size
+# gives an exact grid (length / 1000) no double resolves a point with; HiGHS takes no
+# feasibility tolerance under 1e-10; an angle or speed finer than 1e-12 is below rounding.
+FLOORS = {"length": 1e-10, "angle": 1e-12, "arc": 1e-10, "lp": 1e-10, "velocity": 1e-12}
+MAX_FACETS = 200_000  # line segments all the arcs of a mechanism may flatten into, at its arc tolerance
 
 
 @dataclass(frozen=True)

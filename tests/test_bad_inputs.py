@@ -109,3 +109,46 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     from cspace import load
 
     assert repr(load(marked)) == repr(load(source))
+
+
+BLOCK = """
+[mechanism]
+time = 1
+{tolerance}
+[[parts]]
+name = "frame"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+profiles = [{{ rect = [-5, -2, 30, 0] }}]
+[[parts]]
+name = "block"
+motion = "fixed-axes"
+coordinates = [{{ name = "x", axis = [1, 0], initial = 0 }}]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{profiles}]
+[[inputs]]
+velocities = {{ x = 1.0 }}
+sampling = 0.5
+"""
+
+
+def test_an_arc_whose_centre_is_a_hair_off_is_a_correct_run(tmp_path, capsys):
+    """The arc's ends are 1e-9 apart in radius (within the length tolerance): it was a
+    TypeError in the overlap test; it is an arc like any other."""
+    path = tmp_path / "arc-off.toml"
+    path.write_text(BLOCK.format(tolerance="", profiles="{ path = [[0,0],[1,0],{arc=[1,1],center=[1.000000001,0.5]},"
+                                                        "[0,1],[0,0]] }"))
+    assert main(["check", str(path)]) == 0, capsys.readouterr().err
+
+
+def test_arcs_that_would_flatten_into_too_many_segments_are_refused_before_the_work(tmp_path):
+    """Ten circles at the finest arc tolerance would be 370,000 segments: refused at once,
+    naming the tolerance, where a tiny arc tolerance ran out of memory."""
+    circles = ", ".join(f"{{ circle = [{3 * k + 1}, 3], radius = 1 }}" for k in range(10))
+    path = tmp_path / "circles.toml"
+    path.write_text(BLOCK.format(tolerance="[tolerance]\narc = 1e-10\nlength = 1e-10", profiles=circles))
+    done = run_capped(path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "tolerance: arc:" in done.stderr and "segments; at most 200,000" in done.stderr
