@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 from .analysis import analyze
 from .describe import (
@@ -21,8 +20,9 @@ from .describe import (
     statistics_table,
     to_json,
 )
-from .errors import CspaceError, ModelError
+from .errors import CspaceError
 from .loader import load
+from .outputs import check_output, write_text
 from .tracer import trace
 
 EXIT_BAD_INPUT = 2
@@ -150,7 +150,7 @@ def _fps(text: str) -> float:
 
 def _trace(args: argparse.Namespace) -> int:
     if args.path is not None:
-        _check_output(args.path)
+        check_output(args.path, (".csv", ".json"), field="--path")
     start = time.perf_counter()
     mechanism = load(args.file)
     result = trace(analyze(mechanism), until=args.until)
@@ -169,7 +169,7 @@ def _trace(args: argparse.Namespace) -> int:
     sys.stdout.write("\n".join(out))
     if args.path is not None:
         text = path_csv(result) if args.path.lower().endswith(".csv") else path_json(result)
-        Path(args.path).write_text(text, encoding="utf-8")
+        write_text(args.path, text, field="--path")
     return 0
 
 
@@ -223,15 +223,6 @@ def _regions(args: argparse.Namespace) -> int:
     result = trace(analyze(load(args.file)), until=args.until)
     sys.stdout.write(html_region_table(result) if args.format == "html" else markdown_region_table(result))
     return 0
-
-
-def _check_output(path: str) -> None:
-    target = Path(path)
-    if target.suffix.lower() not in (".csv", ".json"):
-        raise ModelError(f"unsupported extension {target.suffix or '(none)'!r}; use .csv or .json",
-                         file=path, field="--path")
-    if not target.parent.exists():
-        raise ModelError(f"directory {str(target.parent)!r} does not exist", file=path, field="--path")
 
 
 if __name__ == "__main__":

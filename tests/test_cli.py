@@ -109,3 +109,39 @@ def test_bad_until_is_a_usage_error(capsys):
         main(["trace", FEEDER, "--until", "-1"])
     assert exit_.value.code == 2
     assert "non-negative" in capsys.readouterr().err
+
+
+def _unwritable(tmp_path, case: str) -> tuple[str, str]:
+    """An output path that cannot be written, and the message for it."""
+    if case == "a directory named like a file":
+        (tmp_path / "d.csv").mkdir()
+        return str(tmp_path / "d.csv"), "--path: is a directory"
+    if case == "a link to another file":
+        victim = tmp_path / "victim.txt"
+        victim.write_text("keep me")
+        (tmp_path / "link.csv").symlink_to(victim)
+        return str(tmp_path / "link.csv"), "--path: is a symbolic link"
+    if case == "a folder that takes no new file":
+        return "/proc/self/path.csv", "--path: cannot write:"
+    return str(tmp_path / "missing" / "path.csv"), "does not exist"
+
+
+@pytest.mark.parametrize("case", ["a directory named like a file", "a link to another file",
+                                  "a folder that takes no new file", "a missing folder"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_work(case, tmp_path, capsys, monkeypatch):
+    """Found after the whole trace, these were tracebacks; a link carried the write to a
+    file of another kind. Now one line, exit 2, and the trace is never run."""
+    import cspace.cli
+
+    monkeypatch.setattr(cspace.cli, "trace", lambda *a, **k: pytest.fail("traced before checking the output"))
+    path, message = _unwritable(tmp_path, case)
+    status, out, err = run(["trace", FEEDER, "--path", path], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+    if case == "a link to another file":
+        assert (tmp_path / "victim.txt").read_text() == "keep me"
+
+
+def test_a_picture_into_a_directory_is_refused_before_the_work(tmp_path, capsys):
+    (tmp_path / "pic.png").mkdir()
+    status, _, err = run(["plot-pair", FEEDER, "piston", "block1", "-o", str(tmp_path / "pic.png")], capsys)
+    assert status == 2 and "-o: is a directory" in err and err.count("\n") == 1

@@ -10,24 +10,12 @@ No renderer is imported here, so the command line can check its options while pa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from cspace.outputs import check_output
 
-from cspace.errors import ModelError
+__all__ = ["check_fps", "check_output", "check_size"]
 
 PIXELS = (16, 8192)  # smallest and largest frame width or height
 MAX_FPS = 100.0
-
-
-def check_output(path: str | Path, suffixes: Sequence[str], *, field: str) -> None:
-    """Raise ModelError unless ``path`` ends in one of ``suffixes`` and its directory exists."""
-    target = Path(path)
-    if target.suffix.lower() not in suffixes:
-        allowed = " or ".join(", ".join(suffixes).rsplit(", ", 1))
-        raise ModelError(f"unsupported extension {target.suffix or '(none)'!r}; use {allowed}",
-                         file=str(path), field=field)
-    if not target.parent.is_dir():
-        raise ModelError(f"directory {str(target.parent)!r} does not exist", file=str(path), field=field)
 
 
 def check_size(size: tuple[int, int]) -> None:
