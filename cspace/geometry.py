@@ -287,7 +287,12 @@ def check_profile(profile: Profile, length_tolerance: float) -> None:
                 raise GeometryError(f"face {index} ({element.name}): arc ends are at radii {_num(r0)} "
                                     f"and {_num(r1)} from its center")
         elif math.dist(element.start, element.end) <= length_tolerance:
-            raise GeometryError(f"face {index} ({element.name}) has zero length at {_fmt(element.start)}")
+            length = math.dist(element.start, element.end)
+            if length == 0:
+                raise GeometryError(f"face {index} ({element.name}) has zero length at {_fmt(element.start)}")
+            raise GeometryError(f"face {index} ({element.name}) at {_fmt(element.start)} is {_num(length)} long, "
+                                f"within the length tolerance {_num(length_tolerance)} (relative to the "
+                                f"mechanism's size): points closer than that coincide")
         following = profile.elements[(index + 1) % len(profile.elements)]
         if math.dist(element.end, following.start) > length_tolerance:
             if index == len(profile.elements) - 1:
