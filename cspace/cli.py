@@ -177,7 +177,7 @@ def _check(args: argparse.Namespace) -> int:
     mechanism = load(args.file)
     analysis = analyze(mechanism)
     result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
-    regions = sum(len(p.regions) for p in analysis.constraining_pairs)
+    regions = sum(len(p.geometry) for p in analysis.constraining_pairs)
     print(f"{args.file}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
           f"{len(mechanism.linkages)} linkages, {len(analysis.pairs)} interacting pairs "
           f"({len(analysis.constraining_pairs)} constraining, {regions} regions); traced {len(result.segments)} "

@@ -57,13 +57,7 @@ class RegionLayout:
         self.incidence = np.zeros((len(pairs), n), bool)
         for p, columns in enumerate(self.columns):
             self.incidence[p, columns] = True
-        blocks = []
-        for pair, columns in zip(pairs, self.columns):
-            block = np.zeros((pair.dimension, n))
-            block[:, columns] = pair.matrix
-            blocks.append(block)
-        points = np.vstack(blocks) if blocks else np.zeros((0, n))
-        self.points = points if points.size <= DENSE_LIMIT else sparse.csr_array(points)
+        self.points = _stacked([pair.matrix for pair in pairs], self.columns, n)
         self.slices = np.cumsum([0] + [pair.dimension for pair in pairs])
         self.point_owner = np.repeat(np.arange(len(pairs)), [pair.dimension for pair in pairs])
         # Freely turning coordinates a pair wraps: each pair's regions cover one turn of them.
@@ -109,6 +103,23 @@ class RegionLayout:
         return f"RegionLayout(pairs={len(self.pairs)}, rows={len(self.table.bound)}, limits={len(self.limit_h)})"
 
 
+def _stacked(blocks: list[np.ndarray], columns: list[np.ndarray], n: int) -> np.ndarray | sparse.csr_array:
+    """The blocks stacked into one matrix of ``n`` columns, block k's columns at ``columns[k]``:
+    dense up to ``DENSE_LIMIT`` entries, else sparse, built from its entries (a large
+    mechanism's pairs each fill a few of its columns; the dense matrix is never made)."""
+    total = sum(len(block) for block in blocks)
+    offsets = np.cumsum([0] + [len(block) for block in blocks])[:-1]
+    rows = np.concatenate([np.repeat(np.arange(len(block)), len(where)) + offset
+                           for block, where, offset in zip(blocks, columns, offsets)]) if blocks else np.zeros(0, int)
+    cols = np.concatenate([np.tile(where, len(block)) for block, where in zip(blocks, columns)]) \
+        if blocks else np.zeros(0, int)
+    data = np.concatenate([block.ravel() for block in blocks]) if blocks else np.zeros(0)
+    entries = sparse.csr_array((data, (rows, cols)), shape=(total, n))
+    entries.eliminate_zeros()
+    entries.sort_indices()  # the entries, in the order, of the matrix made dense and then sparse
+    return entries.toarray() if total * n <= DENSE_LIMIT else entries
+
+
 def _limits(mechanism: Mechanism) -> tuple[np.ndarray, np.ndarray, tuple[Stop, ...]]:
     """Coordinate limits as rows ``row @ q <= bound``, with the stop each one reports."""
     n = len(mechanism.coordinates)
@@ -135,23 +146,28 @@ class RowTable:
     """
 
     def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int, wraps: np.ndarray | None = None) -> None:
-        blocks, bound, counts = [], [], []
-        for pair, where in zip(pairs, columns):
-            local = np.vstack([region.rows for region in pair.regions]) @ pair.matrix
-            block = np.zeros((len(local), n))
-            block[:, where] = local
-            blocks.append(block)
-            bound.extend(region.bounds for region in pair.regions)
-            counts.extend(len(region.bounds) for region in pair.regions)
-        A = np.vstack(blocks) if blocks else np.zeros((0, n))
+        locals_, bound, counts = [], [], []
+        for pair in pairs:
+            locals_.append(np.vstack([region.rows for region in pair.geometry]) @ pair.matrix)
+            bound.extend(region.bounds for region in pair.geometry)
+            counts.extend(len(region.bounds) for region in pair.geometry)
+        total = sum(len(local) for local in locals_)
         self.n = n
-        self.A = A if A.size <= DENSE_LIMIT else sparse.csr_array(A)
+        self.A = _stacked(locals_, columns, n)
         # A region's bound moves by a turn's worth of each wrapping coordinate per turn.
-        self.per_turn = TURN * A[:, wraps] if wraps is not None and len(wraps) else np.zeros((len(A), 0))
+        wrapping = wraps if wraps is not None and len(wraps) else np.zeros(0, int)
+        per_turn = np.zeros((total, len(wrapping)))
+        start = 0
+        for local, where in zip(locals_, columns):
+            for k, j in enumerate(wrapping):
+                if j in where:
+                    per_turn[start:start + len(local), k] = TURN * local[:, list(where).index(j)]
+            start += len(local)
+        self.per_turn = per_turn
         self.bound = np.concatenate(bound) if bound else np.zeros(0)
         self.count = np.array(counts, int)
         self.start = np.cumsum(self.count) - self.count
-        self.regions = np.array([len(p.regions) for p in pairs], int)
+        self.regions = np.array([len(p.geometry) for p in pairs], int)
         self.base = np.cumsum(self.regions) - self.regions
         self.owner = np.repeat(np.repeat(np.arange(len(pairs)), self.regions), self.count)
         self.region = np.repeat(np.arange(len(self.count)) - np.repeat(self.base, self.regions), self.count)

@@ -121,11 +121,13 @@ class PairSpace:
     periods: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
+        self._geometry = self.regions
+        self._names: dict[str, str] | None = None  # the computed space's part names -> this pair's
         properties = rtree_index.Property()
         properties.dimension = 2
         pad = [0.0] * (2 - self.dimension)
         boxes = [(i, tuple(list(r.bbox[:self.dimension]) + pad + list(r.bbox[self.dimension:]) + pad), None)
-                 for i, r in enumerate(self.regions)]
+                 for i, r in enumerate(self._geometry)]
         # Bulk-loaded (sort-tile-recursive) when there are regions: one pass, not one insert each.
         self._index = rtree_index.Index(iter(boxes), properties=properties, interleaved=True) if boxes else \
             rtree_index.Index(properties=properties, interleaved=True)
@@ -141,7 +143,7 @@ class PairSpace:
     @property
     def imposes_nothing(self) -> bool:
         """True when the parts can never overlap: one region, no constraints."""
-        return len(self.regions) == 1 and len(self.regions[0].bounds) == 0
+        return len(self._geometry) == 1 and len(self._geometry[0].bounds) == 0
 
     def point(self, values: np.ndarray, wrap: bool = False) -> np.ndarray:
         """Pair-space point of the pair's coordinate values; with ``wrap``, each axis that
@@ -158,7 +160,7 @@ class PairSpace:
         padded = list(point - tolerance) + [0.0] * (2 - self.dimension)
         padded += list(point + tolerance) + [0.0] * (2 - self.dimension)
         hits = sorted(self._index.intersection(padded))
-        return [i for i in hits if self.regions[i].contains(point, tolerance)]
+        return [i for i in hits if self._geometry[i].contains(point, tolerance)]
 
     def relabeled(self, part_a: str, part_b: str, coordinates: tuple[str, ...]) -> PairSpace:
         """This space for two parts of the same shapes under other names (sharing its geometry).
@@ -170,14 +172,36 @@ class PairSpace:
         """
         if (part_a, part_b, coordinates) == (self.part_a, self.part_b, self.coordinates):
             return self
-        names = {self.part_a: part_a, self.part_b: part_b}
+        # The regions and their R-tree are shared and the contacts renamed as they are asked
+        # for (contacts_in): a mechanism of many like parts (the 200-block feeder's 20,000
+        # pairs) holds one copy of each computed space's regions, not one per pair.
+        now = {self.part_a: part_a, self.part_b: part_b}
+        names = {first: now[current] for first, current in
+                 (self._names or {self.part_a: self.part_a, self.part_b: self.part_b}).items()}
+        twin = copy.copy(self)
+        twin.part_a, twin.part_b, twin.coordinates, twin._names = part_a, part_b, coordinates, names
+        twin.__dict__.pop("regions", None)  # made on first use, with this pair's names (see __getattr__)
+        return twin
+
+    def __getattr__(self, name: str):
+        """``regions`` of a relabeled space, made when first asked for: the shared regions
+        with every contact naming this pair's parts."""
+        if name != "regions" or "_geometry" not in self.__dict__:
+            raise AttributeError(name)
+        names = self._names
         regions = tuple(replace(region, edges=tuple(
             replace(edge, contacts=tuple(Contact(names[c.part_a], c.faces_a, names[c.part_b], c.faces_b)
                                          for c in edge.contacts)) for edge in region.edges))
-            for region in self.regions)
-        twin = copy.copy(self)  # shares the R-tree: the regions' boxes are the same
-        twin.part_a, twin.part_b, twin.coordinates, twin.regions = part_a, part_b, coordinates, regions
-        return twin
+            for region in self._geometry)
+        self.regions = regions
+        return regions
+
+    @property
+    def geometry(self) -> tuple[Region, ...]:
+        """The regions as computed, shared by every relabeled twin: their rows, bounds, boxes
+        and names are this pair's, their contacts name the parts the space was computed for
+        (the tracer reads these; :attr:`regions` names this pair's parts)."""
+        return self._geometry
 
     def contacts_in(self, index: int, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
         """Contacts holding at ``point`` of region ``index``: every contact edge through the point.
@@ -189,15 +213,19 @@ class PairSpace:
         regions meet too, so every region holding the point is asked. The answer never
         depends on which region holds the point.
         """
-        edges = self.regions[index].contacts_at(point, tolerance)
+        edges = self._geometry[index].contacts_at(point, tolerance)
         if any(_near(point, edge.start, tolerance) or _near(point, edge.end, tolerance) for edge in edges):
             edges = tuple(edge for i in self.regions_at(point, tolerance)
-                          for edge in self.regions[i].contacts_at(point, tolerance))
-        return frozenset(c for edge in edges for c in edge.contacts)
+                          for edge in self._geometry[i].contacts_at(point, tolerance))
+        names = self._names
+        if names is None:
+            return frozenset(c for edge in edges for c in edge.contacts)
+        return frozenset(Contact(names[c.part_a], c.faces_a, names[c.part_b], c.faces_b)
+                         for edge in edges for c in edge.contacts)
 
     def __repr__(self) -> str:
         return (f"PairSpace({self.name!r}, coordinates={self.coordinates!r}, "
-                f"dimension={self.dimension}, regions={len(self.regions)})")
+                f"dimension={self.dimension}, regions={len(self._geometry)})")
 
 
 def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...],

@@ -248,7 +248,7 @@ class RegionDiagram:
     @property
     def potential(self) -> int:
         """Number of potential regions: the product of the pairwise region counts."""
-        return math.prod(len(pair.regions) for pair in self.pairs)
+        return math.prod(len(pair.geometry) for pair in self.pairs)
 
     def choices(self, q: np.ndarray) -> Choices:
         """The pairwise regions whose closure holds ``q``, which pairs touch there, and their tight rows.
@@ -321,7 +321,7 @@ class RegionDiagram:
         if not found:
             raise TraceError("the path left the free space of the pair (the parts would overlap)",
                              parts=(pair.part_a, pair.part_b))
-        touch = near and any(pair.regions[i].contacts_at(point, self._length_tol) for i in found)
+        touch = near and any(pair.geometry[i].contacts_at(point, self._length_tol) for i in found)
         self._found[p], self._touch[p] = found, touch
         self._several[p], self._first[p] = len(found) > 1, found[0]
         self._alone[p] = found[0] if len(found) == 1 and not touch else -1
@@ -345,7 +345,7 @@ class RegionDiagram:
             rate = pair.matrix @ velocity[self.layout.columns[p]]
             point = choices.point(p)
             for i in choices.regions[p]:
-                region = pair.regions[i]
+                region = pair.geometry[i]
                 tight = region.bounds - region.rows @ point <= self._length_tol
                 if np.all(region.rows[tight] @ rate <= self._velocity_tol):
                     settled[p] = i

@@ -164,7 +164,7 @@ class Trace:
         >>> t.pair_regions(t.pieces[0].key)["piston/block1"]
         'r5'
         """
-        return {pair.name: pair.regions[i].name for pair, i in zip(self.analysis.constraining_pairs, key)}
+        return {pair.name: pair.geometry[i].name for pair, i in zip(self.analysis.constraining_pairs, key)}
 
     def samples(self) -> list[tuple[float, int, np.ndarray]]:
         """(time, segment number, configuration) at every sampling step and segment boundary.

@@ -123,7 +123,7 @@ class Tracer:
             self.guard(pieces)
         stats = TraceStats(
             pairs=len(self.analysis.pairs), constraining_pairs=len(self.diagram.pairs),
-            pairwise_regions=sum(len(p.regions) for p in self.diagram.pairs),
+            pairwise_regions=sum(len(p.geometry) for p in self.diagram.pairs),
             potential_regions=self.diagram.potential,
             explored_regions=len(self.diagram.stats.explored),
             nonempty_regions=len(self.diagram.stats.explored),  # see RegionStats
