@@ -294,20 +294,37 @@ def _coupled(segment: Segment, coordinates: list[int]) -> bool:
 
 
 def _degrees_of_freedom(trace: Trace) -> int:
-    """Largest dimension of a traversed region, less one per linkage (paper Table 2)."""
+    """Largest dimension of a traversed region, less one per linkage (paper Table 2).
+
+    A region's dimension is the coordinates' number less the rank of its implicit
+    equalities: the rows no point of the region leaves slack on. A row on which some
+    point of the region has slack is not one, so the trace's own configurations in the
+    region, and the point each program finds, clear most rows without a program of
+    their own: one program is solved per row still in doubt (each minimizes the row
+    over the others, as the paper's constraint manager does)."""
     manager = ConstraintManager(trace.mechanism.tolerance.lp)
     diagram = RegionDiagram(trace.analysis)
+    points: dict[tuple, list[np.ndarray]] = {}
+    for piece in trace.pieces:
+        points.setdefault(piece.key, []).extend(piece.configs)
     best = 0
-    for key in dict.fromkeys(piece.key for piece in trace.pieces):
+    for key, seen in points.items():
         region = diagram.region(key)
         G = region.rows()
+        slack = region.h[None, :] - np.asarray(seen) @ G.T
+        inside = np.all(slack >= -region.tolerances, axis=1)  # points of the region (in its frame)
+        free = np.any(slack[inside] > region.tolerances, axis=0)
         equalities = []
         for r in range(len(region.h)):
+            if free[r]:
+                continue
             others = np.delete(np.arange(len(region.h)), r)
             result = manager.solve(G[r], G[others], np.full(len(others), -np.inf), region.h[others],
                                    np.full(G.shape[1], -np.inf), np.full(G.shape[1], np.inf))
             if result.ok and region.h[r] - result.objective <= region.tolerances[r]:
                 equalities.append(G[r])
+            elif result.ok:  # a point of the region: the rows it leaves slack on are not equalities
+                free |= region.h - G @ result.x > region.tolerances
         rank = np.linalg.matrix_rank(np.array(equalities)) if equalities else 0
         best = max(best, int(G.shape[1] - rank - len(trace.analysis.linkage_tables)))
     return best
