@@ -10,6 +10,7 @@ peak of a child that only imports cspace.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -48,6 +49,18 @@ def probe(path: str) -> dict:
     return json.loads(done.stdout)
 
 
+def special_files(folder: Path) -> list[tuple[str, str]]:
+    """Paths that are not regular files (their size from ``stat`` is 0): a FIFO, links to
+    endless devices, a device, a /proc file that cannot be read, a directory."""
+    fifo = folder / "fifo.toml"
+    os.mkfifo(fifo)
+    zero, random = folder / "zero.toml", folder / "random.toml"
+    zero.symlink_to("/dev/zero")
+    random.symlink_to("/dev/urandom")
+    return [("a FIFO", str(fifo)), ("a link to /dev/zero", str(zero)), ("a link to /dev/urandom", str(random)),
+            ("/dev/zero", "/dev/zero"), ("/proc/self/mem", "/proc/self/mem"), ("a directory", str(folder))]
+
+
 def main() -> None:
     baseline = probe("-")
     print(f"baseline (import only): peak {baseline['kb'] / 1024:.0f} MB")
@@ -58,6 +71,7 @@ def main() -> None:
         names = subprocess.run([sys.executable, "-c", WRITE, folder], capture_output=True, text=True,
                                check=True).stdout.split("\n")
         rows += [(name, str(Path(folder) / f"{k}.toml")) for k, name in enumerate(names)]
+        rows += special_files(Path(folder))
         worst = 0.0
         for name, path in rows:
             result = probe(path)
