@@ -17,7 +17,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right
-from functools import cached_property
+from functools import cached_property, lru_cache
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -214,7 +214,46 @@ def minkowski_difference(a: ConvexPiece, b: ConvexPiece, slack: float = 0.0) -> 
 
     ``slack`` (a length on the grid) is how far from flat a run of faces may be and
     still touch along its length (see :meth:`ConvexPiece.extreme`).
+
+    Pieces that are the same up to a translation and the names of their faces (a saw's
+    teeth, a rack's) have the same sum moved and renamed: it is computed once, for the
+    pieces moved to their first vertex with their names numbered, and moved and renamed.
     """
+    (pattern_a, names_a), (pattern_b, names_b) = _pattern(a), _pattern(b)
+    canonical = _canonical_difference(pattern_a, pattern_b, slack)
+    (ax, ay), (bx, by) = a.vertices[0], b.vertices[0]
+    dx, dy = ax - bx, ay - by
+    return SumPolygon(tuple((x + dx, y + dy) for x, y in canonical.vertices),
+                      tuple(None if label is None else (_named(label[0], names_a), _named(label[1], names_b))
+                            for label in canonical.labels))
+
+
+def _pattern(piece: ConvexPiece) -> tuple[ConvexPiece, list[str]]:
+    """The piece moved to put its first vertex at the origin, its face and corner names
+    replaced by their numbers in order of first use; and the names, by number."""
+    names: dict[str, str] = {}
+
+    def number(name: str) -> str:
+        return names.setdefault(name, f"{len(names)}")
+
+    x0, y0 = piece.vertices[0]
+    pattern = ConvexPiece(tuple((x - x0, y - y0) for x, y in piece.vertices),
+                          tuple(number(name) for name in piece.vertex_features),
+                          tuple(tuple(number(name) for name in faces) for faces in piece.edge_faces))
+    return pattern, list(names)
+
+
+def _named(side: Side, names: list[str]) -> Side:
+    return tuple(sorted(names[int(number)] for number in side))
+
+
+@lru_cache(maxsize=4096)
+def _canonical_difference(a: ConvexPiece, b: ConvexPiece, slack: float) -> SumPolygon:
+    return _difference(a, b, slack)
+
+
+def _difference(a: ConvexPiece, b: ConvexPiece, slack: float) -> SumPolygon:
+    """:func:`minkowski_difference` computed for these pieces as they are."""
     # The sum of convex pieces is convex: the hull of the sums of their vertices (exact in
     # integers). pyclipper's MinkowskiSum unions a quadrilateral per pair of edges, slow for
     # a finely flattened arc, and its outline of two pieces with nearly parallel edges can
