@@ -25,6 +25,7 @@ MINIMIZE = int(highspy.ObjSense.kMinimize)
 INFEASIBLE = "infeasible"
 OPTIMAL = "optimal"
 UNBOUNDED = "unbounded"
+WARM_ROWS = 64  # a redundancy test of this many rows or more keeps one model and warm-starts its programs
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,8 @@ class ConstraintManager:
             if signature not in seen:
                 seen.add(signature)
                 keep.append(i)
+        if len(keep) >= WARM_ROWS:
+            return self._essential_warm(G, h, keep)
         essential = []
         n = G.shape[1]
         for i in keep:
@@ -145,6 +148,48 @@ class ConstraintManager:
             margin = 100 * self.tolerance * (1 + abs(h[i]))
             if not result.ok or -result.objective > h[i] + margin:
                 essential.append(i)
+        return essential
+
+    def _essential_warm(self, G: np.ndarray, h: np.ndarray, keep: list[int]) -> list[int]:
+        """:meth:`essential` for many rows: the same programs, on one model, each from the
+        last one's basis. A row is dropped for its own program by lifting its bound, and
+        stays dropped if it is implied (later rows are tested against the essential ones
+        and those after them, as in :meth:`essential`)."""
+        highs = self._highs
+        rows = np.asarray(G[keep], float)
+        m, n = rows.shape
+        nonzero = rows != 0
+        starts = np.zeros(m + 1, dtype=np.int32)
+        np.cumsum(nonzero.sum(axis=1), out=starts[1:])
+        infinite = highspy.kHighsInf
+        highs.clearModel()
+        highs.passModel(n, m, int(starts[-1]), ROWWISE, MINIMIZE, 0.0, np.zeros(n), np.full(n, -infinite),
+                        np.full(n, infinite), np.full(m, -infinite), _inf(h[keep]), starts,
+                        np.nonzero(nonzero)[1].astype(np.int32), rows[nonzero], np.zeros(n, dtype=np.int32))
+        columns = np.arange(n, dtype=np.int32)
+        essential = []
+        for position, i in enumerate(keep):
+            highs.changeRowBounds(position, -infinite, infinite)
+            cost = -np.asarray(G[i], float)
+            highs.changeColsCost(n, columns, cost)
+            self.solves += 1
+            highs.run()
+            status = highs.getModelStatus()
+            if status == highspy.HighsModelStatus.kUnknown:
+                highs.setOptionValue("presolve", "on")
+                highs.clearSolver()
+                highs.run()
+                highs.setOptionValue("presolve", "off")
+                status = highs.getModelStatus()
+            margin = 100 * self.tolerance * (1 + abs(h[i]))
+            if status == highspy.HighsModelStatus.kOptimal:
+                x = np.array(highs.getSolution().col_value)
+                needed = -float(cost @ x) > h[i] + margin
+            else:
+                needed = True
+            if needed:
+                essential.append(i)
+                highs.changeRowBounds(position, -infinite, float(h[i]))
         return essential
 
 

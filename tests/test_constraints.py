@@ -44,3 +44,25 @@ def test_every_solve_is_counted(manager):
     manager.feasible(np.eye(2), np.ones(2))
     manager.bounds(np.eye(2), np.ones(2), 0)
     assert manager.solves == 3
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_many_rows_keep_the_same_essential_ones_warm_started(seed, monkeypatch):
+    """Past WARM_ROWS rows the programs share one model and start from the last basis; the
+    rows kept are those of one program each. Tangent planes of a sphere (all essential),
+    the same planes pushed out (implied), a pair pinning one variable, and duplicates."""
+    import cspace.constraints as constraints
+
+    rng = np.random.default_rng(seed)
+    normals = rng.normal(size=(80, 4))
+    normals /= np.linalg.norm(normals, axis=1)[:, None]
+    G = np.vstack([normals, normals[:30], normals[:10], [[1, 0, 0, 0], [-1, 0, 0, 0]]])
+    h = np.concatenate([np.ones(80), np.full(30, 1.5), np.ones(10), [0.25, -0.25]])
+    order = rng.permutation(len(h))
+    G, h = G[order], h[order]
+    assert len(G) >= constraints.WARM_ROWS
+    warm = ConstraintManager(1e-9).essential(G, h)
+    monkeypatch.setattr(constraints, "WARM_ROWS", 10 ** 9)
+    cold = ConstraintManager(1e-9).essential(G, h)
+    assert warm == cold
+    assert not any(h[i] == 1.5 for i in warm)  # the pushed-out planes are implied
