@@ -83,22 +83,27 @@ class ConstraintManager:
                         np.asarray(cost, float), _inf(var_lower), _inf(var_upper), _inf(lower), _inf(upper),
                         starts, np.nonzero(nonzero)[1].astype(np.int32), matrix[nonzero],
                         np.zeros(n, dtype=np.int32))
-        highs.run()
-        status = highs.getModelStatus()
-        if status == highspy.HighsModelStatus.kUnknown:
-            # The simplex alone can stall on degenerate programs (an all-zero row, say);
-            # presolve settles them.
-            highs.setOptionValue("presolve", "on")
-            highs.clearSolver()
-            highs.run()
-            highs.setOptionValue("presolve", "off")
-            status = highs.getModelStatus()
+        status = self._run()
         if status == highspy.HighsModelStatus.kOptimal:
             x = np.array(highs.getSolution().col_value)
             return LpResult(OPTIMAL, x, float(cost @ x))
         if status == highspy.HighsModelStatus.kUnbounded:
             return LpResult(UNBOUNDED, None, -np.inf)
         return LpResult(INFEASIBLE, None, np.inf)
+
+    def _run(self) -> highspy.HighsModelStatus:
+        """Solve the model passed; the simplex alone can stall on degenerate programs (an
+        all-zero row, say), and presolve settles them."""
+        highs = self._highs
+        highs.run()
+        status = highs.getModelStatus()
+        if status == highspy.HighsModelStatus.kUnknown:
+            highs.setOptionValue("presolve", "on")
+            highs.clearSolver()
+            highs.run()
+            highs.setOptionValue("presolve", "off")
+            status = highs.getModelStatus()
+        return status
 
     def feasible(self, G: np.ndarray, h: np.ndarray) -> bool:
         """Does some x satisfy ``G @ x <= h``?"""
@@ -173,14 +178,7 @@ class ConstraintManager:
             cost = -np.asarray(G[i], float)
             highs.changeColsCost(n, columns, cost)
             self.solves += 1
-            highs.run()
-            status = highs.getModelStatus()
-            if status == highspy.HighsModelStatus.kUnknown:
-                highs.setOptionValue("presolve", "on")
-                highs.clearSolver()
-                highs.run()
-                highs.setOptionValue("presolve", "off")
-                status = highs.getModelStatus()
+            status = self._run()
             margin = 100 * self.tolerance * (1 + abs(h[i]))
             if status == highspy.HighsModelStatus.kOptimal:
                 x = np.array(highs.getSolution().col_value)

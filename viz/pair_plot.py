@@ -189,13 +189,7 @@ def _draw_plane(axes: Axes, pair: PairSpace, path: np.ndarray) -> list[Spot]:
             if not shape.is_empty:
                 spots.append(Spot(region.name, area=shape))
         else:
-            ends = _extremes(region.vertices)
-            style = {"linewidth": 4, "solid_capstyle": "butt"} if region.dimension == 1 else {"marker": "o"}
-            first = all(spot.area is not None for spot in spots)
-            axes.plot(*ends.T, color=CHANNEL, zorder=4, label="zero-width region" if first else None, **style)
-            middle = ends.mean(axis=0)
-            if x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1:
-                spots.append(Spot(region.name, channel=(tuple(ends[0]), tuple(ends[1]))))
+            _zero_width(axes, region, _extremes(region.vertices), spots, (x0, y0, x1, y1))
     axes.set_xlim(x0, x1)
     axes.set_ylim(y0, y1)
     axes.set_aspect("equal")
@@ -380,13 +374,7 @@ def _draw_turning_plane(axes: Axes, pair: PairSpace, frame: list[_Axis], regions
             if shapes:
                 spots.append(Spot(region.name, area=max(shapes, key=lambda part: part.area)))
         else:
-            ends = _extremes(outline)
-            style = {"linewidth": 4, "solid_capstyle": "butt"} if region.dimension == 1 else {"marker": "o"}
-            first = all(spot.area is not None for spot in spots)
-            axes.plot(*ends.T, color=CHANNEL, zorder=4, label="zero-width region" if first else None, **style)
-            middle = ends.mean(axis=0)
-            if x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1:
-                spots.append(Spot(region.name, channel=(tuple(ends[0]), tuple(ends[1]))))
+            _zero_width(axes, region, _extremes(outline), spots, (x0, y0, x1, y1))
     axes.set_xlim(x0, x1)
     axes.set_ylim(y0, y1)
     return spots
@@ -600,6 +588,17 @@ def _padded(values: np.ndarray) -> tuple[float, float]:
     lo, hi = float(values.min()), float(values.max())
     pad = max(PAD * (hi - lo), 1.0)
     return lo - pad, hi + pad
+
+
+def _zero_width(axes, region, ends: np.ndarray, spots: list, window: tuple[float, float, float, float]) -> None:
+    """Draw a region without area (a segment or a point) and label it if its middle is shown."""
+    x0, y0, x1, y1 = window
+    style = {"linewidth": 4, "solid_capstyle": "butt"} if region.dimension == 1 else {"marker": "o"}
+    first = all(spot.area is not None for spot in spots)
+    axes.plot(*ends.T, color=CHANNEL, zorder=4, label="zero-width region" if first else None, **style)
+    middle = ends.mean(axis=0)
+    if x0 <= middle[0] <= x1 and y0 <= middle[1] <= y1:
+        spots.append(Spot(region.name, channel=(tuple(ends[0]), tuple(ends[1]))))
 
 
 def _extremes(vertices: np.ndarray) -> np.ndarray:
