@@ -17,7 +17,7 @@ import numpy as np
 from . import cache
 from .checks import check_initial_overlaps, check_profiles
 from .errors import ModelError, UnsupportedPairError
-from .geometry import region_of
+from .geometry import Arc, region_of
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
 from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, outlines, snapped
@@ -175,9 +175,24 @@ class _PairBuilder:
         reach = {part.name: self._reach(part, shapes[part.name]) for part in (a, b)}
         repeats = {part.name: self._symmetry(part, slices[part.name], shapes[part.name], reach[part.name])
                    for part in (a, b)}
-        builder = RotationBuilder(self.mechanism, a, b, coordinates, shapes[a.name], shapes[b.name], reach,
-                                  {name: r for name, r in repeats.items() if r is not None})
+        exact = {name: [self._exact(name, i, s) for i, s in zip(slices[name], shapes[name])] for name in shapes}
+        repeats = {name: (r[0], [self._exact(name, i, s) for i, s in zip(slices[name], r[1])])
+                   for name, r in repeats.items() if r is not None}
+        builder = RotationBuilder(self.mechanism, a, b, coordinates, exact[a.name], exact[b.name], reach, repeats)
         return builder.build()
+
+    def _exact(self, name: str, index: int, shape: Shape) -> Shape:
+        """A slice's shape (or sector) with its flattened arcs made arcs again, for exact contact curves."""
+        ox, oy = self.mechanism.origin
+        quantum = self.tolerance.quantum
+        circles: dict[str, list] = {}
+        for profile in self.mechanism.part(name).slices[index].oriented:
+            for element in profile.elements:
+                if isinstance(element, Arc):
+                    # on the grid, as the outline is: the same shape wherever the mechanism is drawn
+                    center = tuple(round((c - o) / quantum) * quantum for c, o in zip(element.center, (ox, oy)))
+                    circles.setdefault(element.name, []).append((center, round(element.radius / quantum) * quantum))
+        return shape.with_arcs(circles, GRID_ROUNDING * self.tolerance.quantum, self.tolerance.rotation_arc)
 
     def _symmetry(self, part: Part, indices: list[int], shapes: list[Shape],
                   reach: float) -> tuple[Symmetry, list[Shape]] | None:

@@ -2,26 +2,28 @@
 
 With every coordinate of a pair but one held, part B moves relative to part A along a
 one-parameter rigid motion: a translation ``v * d`` or a turn by ``v`` about a point.
-Its blocked values lie between *contact configurations*, where a vertex of one part's
-outline lies on an edge of the other's (vertex-line and line-vertex contacts; arcs
-reach here flattened into edges):
+Its blocked values lie between *contact configurations*, exact for line and arc edges:
 
-* translation: the vertex meets the edge's line where ``v`` solves a linear equation;
-* rotation: where ``alpha cos v + beta sin v = gamma``.
+* a vertex of one part on an edge of the other: on a straight edge's line, or at an
+  arc's radius from its centre;
+* an arc of one part tangent to an edge of the other: its centre at its radius from a
+  straight edge's line, or at the sum or the difference of the radii from an arc's centre.
 
-A root counts when the contact point lies on the edge. Between two consecutive roots
-nothing changes, so the overlap is followed root by root with a count: the vertices of
-each part inside the other's material (winding numbers: holes subtract) plus the
-crossings of their edges. Two parts overlap exactly when the count is positive, and a
-root changes it by what happens there alone: the vertex goes in or out (one), and each
-of its two edges starts or stops crossing the other edge. A translation starts from no
+Each is a root of a linear or quadratic equation in ``v`` (translation), or of
+``alpha cos v + beta sin v = gamma`` (rotation). A root counts when the contact point
+lies on both edges. Between two consecutive roots nothing changes, so the overlap is
+followed root by root with a count: the vertices of each part inside the other's
+material (winding numbers: holes subtract) plus the crossings of their edges. Two parts
+overlap exactly when the count is positive, and a root changes it by what happens there
+alone: a vertex goes in or out (one) and each of its two edges starts or stops crossing
+the other edge; at a tangency two crossings appear or go. A translation starts from no
 overlap far away; a turn from the count at one value, found with shapely.
 
 Outlines may be concave and have holes: the count does not need convex pieces. Every
 function is vectorized over ``K`` placements of B (one per value of the held
 coordinate). Each end of a blocked interval carries a *feature*: an integer naming the
-vertex, the edge and (for rotation) the root, equal at two placements exactly when the
-end follows one smooth contact curve between them.
+contact and the root, equal at two placements exactly when the end follows one smooth
+contact curve between them.
 """
 
 from __future__ import annotations
@@ -43,7 +45,13 @@ ENDS = 1e-9  # a contact this close to an edge's end (as a fraction of it) is at
 class Shape:
     """A part's slice in its own frame: its outline's rings as one array of vertices
     (material on the left), the next vertex of each along its ring, the face or corner
-    at each vertex and the faces along each edge (vertex i to ``following[i]``)."""
+    at each vertex and the faces along each edge (vertex i to ``following[i]``).
+
+    An edge is straight, or an arc (at most a quarter turn) about ``centers[i]`` of radius
+    ``abs(radii[i])``, counterclockwise when ``radii[i] > 0`` (the material on the centre's
+    side: convex) and clockwise when negative (concave); ``radii[i] == 0`` on a straight
+    edge. ``material`` is the slice for direct overlap tests, arcs flattened outward.
+    """
 
     vertices: np.ndarray
     following: np.ndarray
@@ -51,29 +59,37 @@ class Shape:
     edge_faces: tuple[tuple[str, ...], ...]
     z: tuple[float, float] = (-math.inf, math.inf)
     material: shapely.Geometry = field(default=None, repr=False)
-    edge_tree: shapely.STRtree = field(default=None, repr=False)
+    centers: np.ndarray = field(default=None, repr=False)
+    radii: np.ndarray = field(default=None, repr=False)
 
     @classmethod
-    def of(cls, rings: list[tuple[np.ndarray, tuple[str, ...], tuple[tuple[str, ...], ...]]],
-           z: tuple[float, float] = (-math.inf, math.inf)) -> Shape:
-        """A shape from rings (vertices, vertex features, edge faces), each material on the left."""
-        vertices, following, features, faces = [], [], [], []
-        for points, vertex_features, edge_faces in rings:
+    def of(cls, rings: list[tuple], z: tuple[float, float] = (-math.inf, math.inf),
+           material: shapely.Geometry | None = None) -> Shape:
+        """A shape from rings (vertices, vertex features, edge faces[, arcs]), each material on
+        the left; ``arcs`` (n, 3) holds each edge's centre and signed radius (0: straight).
+        Without ``material`` it is the rings' polygons, arcs flattened outward finely.
+
+        >>> square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+        >>> Shape.of([(square, ("v",) * 4, (("e",),) * 4)])
+        Shape(vertices=4, arcs=0)
+        """
+        vertices, following, features, faces, arcs = [], [], [], [], []
+        for ring in rings:
+            points, vertex_features, edge_faces = ring[:3]
             start = len(vertices)
             n = len(points)
             vertices.extend(map(tuple, points))
             following.extend(start + (k + 1) % n for k in range(n))
             features.extend(vertex_features)
             faces.extend(edge_faces)
+            arcs.extend(map(tuple, ring[3]) if len(ring) > 3 else [(math.nan, math.nan, 0.0)] * n)
         array = np.array(vertices, float).reshape(-1, 2)
-        material = shapely.union_all([shapely.Polygon(points) for points, _, _ in rings if _area(points) > 0])
-        holes = [shapely.Polygon(points) for points, _, _ in rings if _area(points) < 0]
-        if holes:
-            material = material.difference(shapely.union_all(holes))
-        shapely.prepare(material)
         following = np.array(following, int)
-        tree = shapely.STRtree(shapely.linestrings(np.stack([array, array[following]], axis=1)))
-        return cls(array, following, tuple(features), tuple(faces), z, material, tree)
+        bends = np.array(arcs, float).reshape(-1, 3)
+        if material is None:
+            material = _material(array, following, bends, [len(r[0]) for r in rings])
+        shapely.prepare(material)
+        return cls(array, following, tuple(features), tuple(faces), z, material, bends[:, :2].copy(), bends[:, 2].copy())
 
     @property
     def preceding(self) -> np.ndarray:
@@ -81,12 +97,244 @@ class Shape:
         out[self.following] = np.arange(len(self.following))
         return out
 
+    @property
+    def arcs(self) -> np.ndarray:
+        """Indices of the arc edges."""
+        return np.flatnonzero(self.radii != 0)
+
+    def tangents(self) -> tuple[np.ndarray, np.ndarray]:
+        """Unit directions leaving each vertex along its previous edge (backward) and its next."""
+        def unit(x: np.ndarray) -> np.ndarray:
+            length = np.hypot(x[:, 0], x[:, 1])[:, None]
+            return x / np.where(length > 0, length, 1.0)
+        ahead = self.vertices[self.following] - self.vertices
+        turning = self.radii != 0
+        radial = self.vertices - self.centers
+        ahead[turning] = np.sign(self.radii[turning])[:, None] * _left(radial[turning])
+        before = self.preceding
+        back = self.vertices[before] - self.vertices
+        arc_before = self.radii[before] != 0
+        radial = self.vertices - self.centers[before]
+        back[arc_before] = -np.sign(self.radii[before][arc_before])[:, None] * _left(radial[arc_before])
+        return unit(back), unit(ahead)
+
+    def with_arcs(self, circles: dict[str, list[tuple[tuple[float, float], float]]], near: float,
+                  flattened: float) -> Shape:
+        """The shape with its flattened arcs made arcs again: each run of edges along one face
+        that is an arc (``circles``: a face's circles, centre and radius), between vertices
+        on its circle (within ``near``), becomes edges of at most a quarter turn. The run's
+        edges lie within ``flattened`` outside the circle; an edge at either end that leaves
+        it (a tangent continuing a straight face) stays straight, and so does the material.
+
+        >>> square = Shape.of([(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float), ("v",) * 4, (("e",),) * 4)])
+        >>> square.with_arcs({}, 1e-9, 1e-4)
+        Shape(vertices=4, arcs=0)
+        """
+        rings = []
+        for ring in self._rings():
+            circle = [self._circle(i, circles, near, flattened) for i in ring]
+            features = [self.vertex_features[i] for i in ring]
+            faces = [self.edge_faces[i] for i in ring]
+            rings.append(_rebuilt(self.vertices[ring], features, faces, circle, near))
+        return Shape.of(rings, self.z, self.material)
+
+    def _rings(self) -> list[list[int]]:
+        """Each ring's vertex indices in order."""
+        seen = np.zeros(len(self.vertices), bool)
+        rings = []
+        for start in range(len(self.vertices)):
+            if not seen[start]:
+                ring, i = [], start
+                while not seen[i]:
+                    seen[i] = True
+                    ring.append(i)
+                    i = int(self.following[i])
+                rings.append(ring)
+        return rings
+
+    def _circle(self, i: int, circles: dict, near: float, flattened: float) -> tuple | None:
+        """The circle edge i was flattened from, if it lies along one face that is an arc."""
+        faces = self.edge_faces[i]
+        if len(faces) != 1:
+            return None
+        p, q = self.vertices[i], self.vertices[self.following[i]]
+        for center, radius in circles.get(faces[0], ()):
+            c = np.asarray(center)
+            if all(radius - near <= math.dist(x, c) <= radius + flattened + near for x in (p, q)):
+                return (float(c[0]), float(c[1]), float(radius))
+        return None
+
     def meets(self, other: Shape) -> bool:
         """Do the two slices overlap in z (with positive length)?"""
         return self.z[0] < other.z[1] and other.z[0] < self.z[1]
 
     def __repr__(self) -> str:
-        return f"Shape(vertices={len(self.vertices)})"
+        return f"Shape(vertices={len(self.vertices)}, arcs={len(self.arcs)})"
+
+
+_STRAIGHT = (math.nan, math.nan, 0.0)
+
+
+def _rebuilt(points: np.ndarray, features: list[str], faces: list[tuple[str, ...]], circle: list[tuple | None],
+             near: float) -> tuple:
+    """One ring with each run of edges along a circle (``circle[k]`` for edge k to k + 1)
+    made arcs of at most a quarter turn: from where the run first meets its circle (a vertex
+    on it, or where an edge flattened outward touches it) to where it last does. A run
+    round the whole ring becomes four quarters."""
+    n = len(points)
+    runs = _runs_along(circle)
+    if len(runs) == 1 and len(runs[0]) == n + 1:
+        cx, cy, radius = circle[0]
+        turn = 1.0 if _area(points) > 0 else -1.0
+        angles = [turn * k * math.pi / 2 for k in range(4)]
+        quarter = [(cx + radius * math.cos(t), cy + radius * math.sin(t)) for t in angles]
+        face = faces[0][0]
+        return np.array(quarter), (face,) * 4, ((face,),) * 4, np.array([(cx, cy, turn * radius)] * 4)
+    points = points.copy()
+    for run in runs:                                                     # ends on the circle exactly on it
+        center, radius = np.array(circle[run[0]][:2]), circle[run[0]][2]
+        for k in (run[0] % n, run[-1] % n):
+            d = math.dist(points[k], center)
+            if abs(d - radius) <= near and d > 0:
+                points[k] = center + (points[k] - center) * (radius / d)
+    entries: list[tuple] = []
+    starts = {run[0]: run for run in runs}
+    k = runs[0][0] if runs else 0
+    first = k
+    while True:
+        if k in starts:
+            entries.extend(_run_entries(points, features, faces, starts[k], circle[k], near))
+            k = starts[k][-1] % n
+        else:
+            entries.append((points[k], features[k], faces[k], _STRAIGHT))
+            k = (k + 1) % n
+        if k == first:
+            break
+    out = list(zip(*entries))
+    return np.array(out[0], float), tuple(out[1]), tuple(out[2]), np.array(out[3], float)
+
+
+def _run_entries(points: np.ndarray, features: list[str], faces: list[tuple[str, ...]], run: list[int],
+                 circle: tuple, near: float) -> list[tuple]:
+    """A run's vertices (its last excluded) as (point, feature, faces of the edge leaving it,
+    arc of that edge): straight up to where the run meets the circle, arcs, straight after."""
+    n = len(points)
+    cx, cy, radius = circle
+    center = np.array([cx, cy])
+    ends = [_meets(points[run[i] % n], points[run[i + 1] % n], center, radius, near) for i in range(len(run) - 1)]
+    entering = [i for i, e in enumerate(ends) if e[0] is not None]
+    leaving = [i for i, e in enumerate(ends) if e[1] is not None]
+    straight = [(points[k % n], features[k % n], faces[k % n], _STRAIGHT) for k in run[:-1]]
+    if not entering or not leaving or leaving[-1] < entering[0]:
+        return straight
+    i, j = entering[0], leaving[-1]
+    start, end = ends[i][0], ends[j][1]
+    rel = points[[k % n for k in run]] - center
+    turn = 1.0 if _cross(rel[:-1], rel[1:]).sum() > 0 else -1.0
+    sweep = _sweep(start - center, end - center, turn)
+    face = faces[run[i] % n][0]
+    out = straight[:i + 1]
+    if math.dist(start, points[run[i] % n]) > near:
+        out.append((start, face, faces[run[i] % n], _STRAIGHT))
+    count = max(1, math.ceil(sweep / (math.pi / 2) - 1e-9))
+    a0 = math.atan2(start[1] - cy, start[0] - cx)
+    arc = (cx, cy, turn * radius)
+    points_on = [start] + [center + radius * np.array([math.cos(a0 + turn * sweep * m / count),
+                                                       math.sin(a0 + turn * sweep * m / count)]) for m in range(1, count)]
+    first_feature = out[-1][1] if math.dist(start, points[run[i] % n]) <= near else face
+    out[-1] = (start, first_feature, (face,), arc)
+    out.extend((p, face, (face,), arc) for p in points_on[1:])
+    after = run[j + 1]
+    if math.dist(end, points[after % n]) > near:
+        out.append((end, face, faces[run[j] % n], _STRAIGHT))
+    elif j + 1 < len(run) - 1:
+        out.append((end, features[after % n], faces[after % n], _STRAIGHT))
+        out.extend(straight[j + 2:])
+        return out
+    out.extend(straight[j + 1:])
+    return out
+
+
+def _meets(p: np.ndarray, q: np.ndarray, center: np.ndarray, radius: float, near: float) -> tuple:
+    """Where an edge along a circle first and last meets it: an end on the circle (moved onto
+    it), else the edge's touching point when the edge runs along a tangent; None where not."""
+    def on(x: np.ndarray):
+        d = math.dist(x, center)
+        return center + (x - center) * (radius / d) if abs(d - radius) <= near and d > 0 else None
+    start, end = on(p), on(q)
+    if start is None or end is None:
+        v = q - p
+        t = float(np.dot(center - p, v) / np.dot(v, v)) if np.dot(v, v) > 0 else -1.0
+        foot = p + t * v
+        touching = 0.0 <= t <= 1.0 and abs(math.dist(foot, center) - radius) <= near
+        if touching:
+            start = start if start is not None else foot
+            end = end if end is not None else foot
+    return start, end
+
+
+def _runs_along(circle: list[tuple | None]) -> list[list[int]]:
+    """Maximal runs of consecutive edges along one circle, as vertex positions (first edge's
+    start to last edge's end, counting on past the ring's end); one round when all are."""
+    n = len(circle)
+    if circle[0] is not None and all(c == circle[0] for c in circle):
+        return [list(range(n + 1))]
+    runs = []
+    for start in range(n):
+        if circle[start] is not None and circle[start] != circle[start - 1]:
+            end = start
+            while circle[(end + 1) % n] == circle[start]:
+                end += 1
+            runs.append(list(range(start, end + 2)))
+    return runs
+
+
+def _left(x: np.ndarray) -> np.ndarray:
+    """Vectors turned a quarter counterclockwise."""
+    return np.stack([-x[..., 1], x[..., 0]], axis=-1)
+
+
+FINE = 1e-6  # direct tests flatten a shape's arcs within this fraction of its size (outward)
+
+
+def _material(vertices: np.ndarray, following: np.ndarray, bends: np.ndarray, sizes: list[int]) -> shapely.Geometry:
+    """The rings' material, arcs flattened outward within FINE of the shape's size, holes subtracted."""
+    size = float(np.ptp(vertices, axis=0).max()) if len(vertices) else 1.0
+    polygons, holes, start = [], [], 0
+    for n in sizes:
+        points = []
+        for i in range(start, start + n):
+            points.append(vertices[i])
+            if bends[i, 2]:
+                points.extend(_flattened(vertices[i], vertices[following[i]], bends[i, :2], bends[i, 2], FINE * size))
+        ring = np.array(points)
+        (polygons if _area(ring) > 0 else holes).append(shapely.Polygon(ring))
+        start += n
+    material = shapely.union_all(polygons)
+    return material.difference(shapely.union_all(holes)) if holes else material
+
+
+def _flattened(p: np.ndarray, q: np.ndarray, center: np.ndarray, radius: float, deviation: float) -> list:
+    """Inner points of an arc edge flattened outward within ``deviation``: corners of its
+    tangents when convex (the polygon holds the arc), points on it when concave."""
+    r = abs(radius)
+    a0 = math.atan2(p[1] - center[1], p[0] - center[0])
+    sweep = _sweep(p - center, q - center, radius)
+    step = 2 * math.acos(max(-1.0, 1 - min(deviation, r) / r))
+    n = max(1, math.ceil(sweep / step))
+    sign = 1.0 if radius > 0 else -1.0
+    if radius > 0:
+        out = r / math.cos(sweep / n / 2)
+        angles = [a0 + sign * sweep * (k + 0.5) / n for k in range(n)]
+        return [(center[0] + out * math.cos(t), center[1] + out * math.sin(t)) for t in angles]
+    angles = [a0 + sign * sweep * k / n for k in range(1, n)]
+    return [(center[0] + r * math.cos(t), center[1] + r * math.sin(t)) for t in angles]
+
+
+def _sweep(start: np.ndarray, end: np.ndarray, radius: float) -> float:
+    """Angle from direction ``start`` to ``end``, counterclockwise for a positive radius, in [0, 2 pi)."""
+    turn = math.atan2(start[0] * end[1] - start[1] * end[0], start[0] * end[0] + start[1] * end[1])
+    return (turn if radius > 0 else -turn) % TURN
 
 
 def _area(points: np.ndarray) -> float:
@@ -124,12 +372,14 @@ def translation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndar
     """Blocked ``v`` for ``K`` placements of B in A's frame (B's point p at ``R(angle) p +
     offset``), each translating further along the unit direction ``d`` (K, 2), against A.
 
-    A feature ``(i * nb + j) * 2`` is B's vertex j on A's edge i; ``(na * nb + i * nb + j)
-    * 2`` is A's vertex i on B's edge j.
+    A feature ``(i * nb + j) * 2 + root`` is B's vertex j on A's edge i; ``(na * nb + i * nb
+    + j) * 2 + root`` is A's vertex i on B's edge j (root 0 or 1: the two where an edge is an
+    arc); ``(2 na nb + (i nb + j) * 2 + which) * 2 + root`` is A's edge i tangent to B's
+    edge j, one of them an arc (see :func:`label`).
     """
     K = len(angle)
-    placed = place(b.vertices, angle, offset)
-    roots = _concat([_translation_roots(a, b, placed, d, kind) for kind in (0, 1)])
+    sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
+    roots = _concat([_translation_roots(side, d) for side in sides] + [_translation_tangencies(side, d) for side in sides])
 
     def overlaps(k: int, values: np.ndarray) -> np.ndarray:
         return _overlaps(a, b, np.full(len(values), angle[k]), offset[k] + values[:, None] * d[k])
@@ -143,11 +393,12 @@ def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray
     offset``), each turning further by ``sign * v`` about ``center`` (K, 2), against A.
 
     Intervals are arcs, ``lo`` in [-pi, pi); an arc across the seam has ``hi > pi``.
-    Features as for translation, with the root (0 or 1) in the lowest bit.
+    Features as for :func:`translation_intervals`, the root in the lowest bit.
     """
     K = len(angle)
-    placed = place(b.vertices, angle, offset)
-    roots = _concat([_rotation_roots(a, b, placed, center, sign, kind) for kind in (0, 1)])
+    sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
+    roots = _concat([_rotation_roots(side, center, sign) for side in sides]
+                    + [_rotation_tangencies(side, center, sign) for side in sides])
 
     def overlaps(k: int, values: np.ndarray) -> np.ndarray:
         turn = sign * values
@@ -169,6 +420,7 @@ def _overlaps(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray) -> np.n
         out[k] = shapely.intersection(a.material, moved).area > 1e-12 * size * size
     return out
 
+
 def place(points: np.ndarray, angle: np.ndarray, offset: np.ndarray) -> np.ndarray:
     """Points (n, 2) turned by each angle (K,) and moved by each offset (K, 2): (K, n, 2)."""
     c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
@@ -176,8 +428,76 @@ def place(points: np.ndarray, angle: np.ndarray, offset: np.ndarray) -> np.ndarr
     return np.stack([c * x - s * y + offset[:, None, 0], s * x + c * y + offset[:, None, 1]], axis=-1)
 
 
+def _turned(vectors: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    """Vectors (K, n, 2) or (p, 2) turned by angles (K,) or (p,)."""
+    c, s = np.cos(angle), np.sin(angle)
+    if vectors.ndim == 3:
+        c, s = c[:, None], s[:, None]
+    return np.stack([c * vectors[..., 0] - s * vectors[..., 1], s * vectors[..., 0] + c * vectors[..., 1]], axis=-1)
+
+
 def _concat(parts: list[_Roots]) -> _Roots:
     return _Roots(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("k", "v", "feature", "change", "degenerate")))
+
+
+@dataclass(frozen=True)
+class _Sides:
+    """One way round of a pair's contacts: the *movers* (vertices and arc edges of one part,
+    moving relative to the other) and the *edges* they meet (the other part's), all at ``K``
+    placements in A's frame. Kind 0: B moves against A; kind 1: A moves against B (the
+    motion reversed). Edge arrays (K, ne, ...): start, vector, outward unit normal of a
+    straight edge, centre and signed radius of an arc. Mover arrays (K, nm, 2): points,
+    and the unit directions leaving each along its previous and next edge."""
+
+    kind: int
+    na: int
+    nb: int
+    movers: np.ndarray
+    back: np.ndarray
+    ahead: np.ndarray
+    mover_arcs: np.ndarray      # indices of the movers' arc edges
+    mover_centers: np.ndarray   # (K, arcs, 2)
+    mover_radii: np.ndarray     # (arcs,) signed
+    mover_ends: np.ndarray      # (K, arcs, 2, 2): each arc's start and end
+    e0: np.ndarray
+    ev: np.ndarray
+    en: np.ndarray
+    ec: np.ndarray
+    er: np.ndarray
+
+    @classmethod
+    def of(cls, a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, kind: int) -> _Sides:
+        K = len(angle)
+        placed = place(b.vertices, angle, offset)
+        back, ahead = b.tangents() if kind == 0 else a.tangents()
+        if kind == 0:
+            mover, movers = b, placed
+            back, ahead = (_turned(np.broadcast_to(x, (K,) + x.shape), angle) for x in (back, ahead))
+            centers = place(b.centers, angle, offset)
+            e0, ev, en = (np.broadcast_to(x, (K,) + x.shape) for x in _edges(a.vertices, a.following))
+            ec, er = np.broadcast_to(a.centers, (K,) + a.centers.shape), a.radii
+        else:
+            mover, movers = a, np.broadcast_to(a.vertices, (K,) + a.vertices.shape)
+            back, ahead = (np.broadcast_to(x, (K,) + x.shape) for x in (back, ahead))
+            centers = np.broadcast_to(a.centers, (K,) + a.centers.shape)
+            e0, ev, en = _edges(placed, b.following)
+            ec = place(b.centers, angle, offset)
+            er = b.radii
+        arcs = mover.arcs
+        ends = np.stack([movers[:, arcs], movers[:, mover.following[arcs]]], axis=2)
+        return cls(kind, len(a.vertices), len(b.vertices), movers, back, ahead, arcs, centers[:, arcs],
+                   mover.radii[arcs], ends, e0, ev, en, ec, er)
+
+    def vertex_feature(self, e: np.ndarray, m: np.ndarray, root: int | np.ndarray) -> np.ndarray:
+        """Features of mover vertex m on edge e (see :func:`translation_intervals`)."""
+        if self.kind == 0:
+            return (e * self.nb + m) * 2 + root
+        return (self.na * self.nb + m * self.nb + e) * 2 + root
+
+    def tangency_feature(self, e: np.ndarray, j: np.ndarray, which: int, root: int | np.ndarray) -> np.ndarray:
+        """Features of mover arc edge j tangent to edge e, ``which`` of its two tangencies."""
+        i, jb = (e, j) if self.kind == 0 else (j, e)
+        return (2 * self.na * self.nb + (i * self.nb + jb) * 2 + which) * 2 + root
 
 
 def _edges(vertices: np.ndarray, following: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -200,86 +520,276 @@ def _pairs(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.nd
     return owner, first.ravel()[owner] + offsets
 
 
-def _translation_roots(a: Shape, b: Shape, placed: np.ndarray, d: np.ndarray, kind: int) -> _Roots:
-    """Kind 0: B's vertices (moving) meeting A's edges; kind 1: A's vertices meeting B's edges."""
-    K = len(placed)
-    na, nb = len(a.vertices), len(b.vertices)
+def _contact(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a contact point lies along edge e (a fraction of it, of its angle for an arc)
+    and the edge's outward unit normal there."""
+    curved = f.er[e] != 0
+    with np.errstate(invalid="ignore", divide="ignore"):  # where no root exists the point is nan
+        t = _along(point, f.e0[k, e], f.ev[k, e])
+        normal = f.en[k, e].copy()
+        if curved.any():
+            kc, ec = k[curved], e[curved]
+            center = f.ec[kc, ec]
+            t[curved] = _arc_fraction(point[curved], center, f.e0[kc, ec], f.e0[kc, ec] + f.ev[kc, ec], f.er[ec])
+            radial = point[curved] - center
+            normal[curved] = np.sign(f.er[ec])[:, None] * radial / np.hypot(radial[:, 0], radial[:, 1])[:, None]
+    return t, normal
+
+
+def _arc_fraction(point: np.ndarray, center: np.ndarray, start: np.ndarray, end: np.ndarray,
+                  radius: np.ndarray) -> np.ndarray:
+    """Where a point's direction from an arc's centre lies along the arc, as a fraction of its
+    sweep (negative or above one: outside it)."""
+    sign = np.sign(radius)
+
+    def angle(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        return (sign * np.arctan2(_cross(p, q), np.einsum("px,px->p", p, q))) % TURN
+
+    span = angle(start - center, end - center)
+    at = angle(start - center, point - center)
+    at = np.where(at > span / 2 + math.pi, at - TURN, at)
+    return at / np.where(span > 0, span, 1.0)
+
+
+def _vertex_contact(f: _Sides, k: np.ndarray, e: np.ndarray, m: np.ndarray, point: np.ndarray,
+                    motion) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Mover vertex m on edge e at ``point``: where it lies along the edge, and on which side
+    of the edge each of the vertex's two edges leaves it (``motion`` turns the mover's
+    directions to where it is), which tells whether each starts or stops crossing the edge."""
+    t, normal = _contact(f, k, e, point)
+    sides = [np.einsum("px,px->p", normal, motion(direction[k, m])) for direction in (f.back, f.ahead)]
+    return t, sides
+
+
+def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
+    """Mover vertices meeting edges, moving along ``d`` (kind 0) or against it (kind 1)."""
+    direction = d if f.kind == 0 else -d
     side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
-    if kind == 0:
-        movers = placed                                                        # (K, nb, 2)
-        e0, ev, en = (np.broadcast_to(x, (K,) + x.shape) for x in _edges(a.vertices, a.following))
-        mover_next, mover_prev = b.following, b.preceding
-        direction = d
-    else:
-        movers = np.broadcast_to(a.vertices, (K, na, 2))
-        e0, ev, en = _edges(placed, b.following)                               # (K, nb, ...)
-        mover_next, mover_prev = a.following, a.preceding
-        direction = -d                                                         # A's vertices move so relative to B
-    # A mover meets an edge only if its line along the motion crosses the edge: offsets across.
-    offset = np.einsum("kvx,kx->kv", movers, side)
-    ends = np.stack([np.einsum("kex,kx->ke", e0, side), np.einsum("kex,kx->ke", e0 + ev, side)], axis=-1)
+    offset = np.einsum("kvx,kx->kv", f.movers, side)
+    ends = np.stack([np.einsum("kex,kx->ke", f.e0, side), np.einsum("kex,kx->ke", f.e0 + f.ev, side)], axis=-1)
+    low, high = ends.min(axis=2), ends.max(axis=2)
+    curved = f.er != 0
+    if curved.any():
+        middle = np.einsum("kex,kx->ke", f.ec[:, curved], side)
+        low[:, curved], high[:, curved] = middle - np.abs(f.er[curved]), middle + np.abs(f.er[curved])
     span = np.abs(ends).max(initial=0.0) * 1e-12 + 1e-300
-    k_, e_, m_ = _candidates(offset, ends.min(axis=2) - span, ends.max(axis=2) + span)
-    w = movers[k_, m_]
-    n = en[k_, e_]
-    rate = np.einsum("px,px->p", n, direction[k_])
-    moving = np.abs(rate) > 1e-12
-    with np.errstate(divide="ignore", invalid="ignore"):
-        v = np.where(moving, np.einsum("px,px->p", n, e0[k_, e_] - w) / np.where(moving, rate, 1.0), 0.0)
-    hit = w + v[:, None] * direction[k_]
-    t = _along(hit, e0[k_, e_], ev[k_, e_])
-    shifted = v[:, None] * direction[k_]
-    sides = [np.einsum("px,px->p", n, movers[k_, nbr] + shifted - e0[k_, e_]) for nbr in (mover_prev[m_], mover_next[m_])]
-    feature = (e_ * nb + m_) * 2 if kind == 0 else (na * nb + m_ * nb + e_) * 2
-    return _classify(k_, v, feature, rate < 0, t, sides, ~moving)
+    k_, e_, m_ = _candidates(offset, low - span, high + span)
+    w = f.movers[k_, m_]
+    dk = direction[k_]
+    found = []
+    straight = f.er[e_] == 0
+    if straight.any():
+        k, e, m, p = k_[straight], e_[straight], m_[straight], w[straight]
+        n = f.en[k, e]
+        rate = np.einsum("px,px->p", n, dk[straight])
+        moving = np.abs(rate) > 1e-12
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = np.where(moving, np.einsum("px,px->p", n, f.e0[k, e] - p) / np.where(moving, rate, 1.0), 0.0)
+        point = p + v[:, None] * dk[straight]
+        t, sides = _vertex_contact(f, k, e, m, point, lambda x: x)
+        found.append(_classify(k, v, f.vertex_feature(e, m, 0), rate < 0, t, sides, ~moving))
+    if (~straight).any():
+        k, e, m, p, dc = k_[~straight], e_[~straight], m_[~straight], w[~straight], dk[~straight]
+        rel = p - f.ec[k, e]
+        rho = np.abs(f.er[e])
+        b = np.einsum("px,px->p", dc, rel)
+        disc = b * b - (np.einsum("px,px->p", rel, rel) - rho * rho)
+        real = disc >= -1e-9 * rho * rho
+        root_ = np.sqrt(np.maximum(disc, 0.0))
+        tie = np.abs(disc) <= 1e-9 * rho * rho
+        for root, v in ((0, -b - root_), (1, -b + root_)):
+            keep = real
+            point = p + v[:, None] * dc
+            t, sides = _vertex_contact(f, k, e, m, point, lambda x: x)
+            t = np.where(keep, t, np.nan)
+            entering = np.full(len(k), root == 0) == (f.er[e] > 0)
+            found.append(_classify(k, v, f.vertex_feature(e, m, root), entering, t, sides, tie))
+    return _concat(found) if found else _no_roots()
 
 
-def _rotation_roots(a: Shape, b: Shape, placed: np.ndarray, center: np.ndarray, sign: int, kind: int) -> _Roots:
-    """Kind 0: B's vertices (turning by sign * v) meeting A's edges; kind 1: A's vertices,
-    turning by -sign * v relative to B, meeting B's edges."""
-    K = len(placed)
-    na, nb = len(a.vertices), len(b.vertices)
-    if kind == 0:
-        movers = placed
-        e0, ev, en = (np.broadcast_to(x, (K,) + x.shape) for x in _edges(a.vertices, a.following))
-        mover_next, mover_prev = b.following, b.preceding
-        turn = sign
-    else:
-        movers = np.broadcast_to(a.vertices, (K, na, 2))
-        e0, ev, en = _edges(placed, b.following)
-        mover_next, mover_prev = a.following, a.preceding
-        turn = -sign
-    arm = movers - center[:, None, :]
+def _no_roots() -> _Roots:
+    empty = np.zeros(0)
+    return _Roots(empty.astype(int), empty, empty.astype(np.int64), empty.astype(int), empty.astype(bool))
+
+
+def _rotation_roots(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
+    """Mover vertices meeting edges, turning by ``sign * v`` about ``center`` (kind 0) or by
+    ``-sign * v`` (kind 1). Each contact is where ``alpha cos phi + beta sin phi = gamma``
+    (phi the turn): on a straight edge the vertex is on its line, on an arc at its radius."""
+    turn = sign if f.kind == 0 else -sign
+    arm = f.movers - center[:, None, :]
     radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
-    near, far = _distance_range(e0, ev, center)                                   # (K, ne)
+    near, far = _distance_range(f.e0, f.ev, f.ec, f.er, center)                   # (K, ne)
     k_, e_, m_ = _candidates(radius, near * (1 - 1e-9), far * (1 + 1e-9))
     w = arm[k_, m_]
-    n = en[k_, e_]
-    alpha = n[:, 0] * w[:, 0] + n[:, 1] * w[:, 1]
-    beta = n[:, 1] * w[:, 0] - n[:, 0] * w[:, 1]
-    gamma = np.einsum("px,px->p", n, e0[k_, e_] - center[k_])
+    origin = center[k_]
+    curved = f.er[e_] != 0
+    u = np.where(curved[:, None], origin - f.ec[k_, e_], f.en[k_, e_])
+    rho = np.abs(f.er[e_])
+    gamma = np.where(curved, (rho * rho - np.einsum("px,px->p", u, u) - np.einsum("px,px->p", w, w)) / 2,
+                     np.einsum("px,px->p", f.en[k_, e_], f.e0[k_, e_] - origin))
+    roots = _sinusoid_roots(u, w, gamma)
+    found = []
+    for root, phi in enumerate(roots.phi):
+        point = origin + _turned(w, phi)
+        t, sides = _vertex_contact(f, k_, e_, m_, point, lambda x, phi=phi: _turned(x, phi))
+        t = np.where(roots.reach, t, np.nan)
+        # As phi grows the vertex leaves the edge's inner side (or an arc's circle, convex
+        # side inward) at the first root and comes back at the second; v runs with phi or
+        # against it; a concave arc's material is outside its circle.
+        entering = np.full(len(k_), (root == 1) == (turn > 0)) == (f.er[e_] >= 0)
+        found.append(_classify(k_, _wrap(phi * turn), f.vertex_feature(e_, m_, root), entering, t, sides,
+                               roots.grazing))
+    return _concat(found)
+
+
+@dataclass(frozen=True)
+class _Sinusoid:
+    """Roots of ``alpha cos phi + beta sin phi = gamma`` with ``alpha = u . w`` and ``beta =
+    u x w`` (that is ``u . R(phi) w = gamma``): the two roots, whether they exist, whether
+    they nearly coincide (a graze)."""
+
+    phi: tuple[np.ndarray, np.ndarray]
+    reach: np.ndarray
+    grazing: np.ndarray
+
+
+def _sinusoid_roots(u: np.ndarray, w: np.ndarray, gamma: np.ndarray) -> _Sinusoid:
+    alpha = u[:, 0] * w[:, 0] + u[:, 1] * w[:, 1]
+    beta = u[:, 1] * w[:, 0] - u[:, 0] * w[:, 1]
     r = np.hypot(alpha, beta)
     with np.errstate(invalid="ignore", divide="ignore"):
         spread = np.arccos(np.clip(gamma / np.where(r > 0, r, 1.0), -1.0, 1.0))
-    reach = np.abs(gamma) <= r * (1 + 1e-9)
-    grazing = np.abs(np.abs(gamma) - r) <= 1e-9 * r     # the vertex's circle just touches the line
     base = np.arctan2(beta, alpha)
+    return _Sinusoid((base - spread, base + spread), np.abs(gamma) <= r * (1 + 1e-9),
+                     np.abs(np.abs(gamma) - r) <= 1e-9 * r)
+
+
+def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
+    """Mover arcs tangent to edges as they turn: a mover arc's centre at its radius from a
+    straight edge's line, or at the sum or difference of the radii from an arc's centre
+    (arc against arc once, in kind 0). Each tangency inside both edges adds or removes two
+    crossings of the outlines."""
+    turn = sign if f.kind == 0 else -sign
+    near, far = _distance_range(f.e0, f.ev, f.ec, f.er, center)
     found = []
-    for root, phi in ((0, base - spread), (1, base + spread)):
-        c, s = np.cos(phi), np.sin(phi)
-        turned = np.stack([c * w[:, 0] - s * w[:, 1], s * w[:, 0] + c * w[:, 1]], axis=1)
-        t = np.where(reach, _along(center[k_] + turned, e0[k_, e_], ev[k_, e_]), np.nan)
-        sides = []
-        for nbr in (mover_prev[m_], mover_next[m_]):
-            other = movers[k_, nbr] - center[k_]
-            other = np.stack([c * other[:, 0] - s * other[:, 1], s * other[:, 0] + c * other[:, 1]], axis=1)
-            sides.append(np.einsum("px,px->p", n, center[k_] + other - e0[k_, e_]))
-        # As phi grows the vertex leaves the edge's inner side at the first root and comes
-        # back at the second; v runs with phi or against it.
-        entering = np.full(len(k_), (root == 1) == (turn > 0))
-        feature = (e_ * nb + m_) * 2 + root if kind == 0 else (na * nb + m_ * nb + e_) * 2 + root
-        found.append(_classify(k_, _wrap(phi * turn), feature, entering, t, sides, grazing))
-    return _concat(found)
+    for j in range(len(f.mover_arcs)):
+        arm = f.mover_centers[:, j] - center                                      # (K, 2)
+        reach = np.hypot(arm[:, 0], arm[:, 1])[:, None]
+        rho_b = abs(float(f.mover_radii[j]))
+        k_, e_ = np.nonzero((reach >= (near - rho_b) * (1 - 1e-9)) & (reach <= (far + rho_b) * (1 + 1e-9)))
+        curved = f.er[e_] != 0
+        if f.kind == 1:
+            k_, e_ = k_[~curved], e_[~curved]
+            curved = curved[~curved]
+        w = arm[k_]
+        origin = center[k_]
+        rho_a = np.abs(f.er[e_])
+        for which in (0, 1):
+            # straight: the centre at +rho (which 0) or -rho (1) from the line; arc: at the
+            # sum of the radii (0) or their difference (1) from its centre.
+            u = np.where(curved[:, None], origin - f.ec[k_, e_], f.en[k_, e_])
+            reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
+            offset = np.einsum("px,px->p", f.en[k_, e_], f.e0[k_, e_] - origin) + (rho_b if which == 0 else -rho_b)
+            gamma = np.where(curved, (reach_ab ** 2 - np.einsum("px,px->p", u, u) - np.einsum("px,px->p", w, w)) / 2,
+                             offset)
+            roots = _sinusoid_roots(u, w, gamma)
+            valid = roots.reach & ~(curved & (reach_ab <= 1e-12 * rho_b))
+            for root, phi in enumerate(roots.phi):
+                moved = origin + _turned(w, phi)                                   # the mover arc's centre
+                touch = _touch_point(f, k_, e_, moved, rho_b, which)
+                t_edge, _ = _contact(f, k_, e_, touch)
+                local = _turned(touch - moved, -phi)
+                start = f.mover_ends[k_, j, 0] - f.mover_centers[k_, j]
+                end = f.mover_ends[k_, j, 1] - f.mover_centers[k_, j]
+                t_arc = _arc_fraction(local, np.zeros_like(local), start, end, np.full(len(k_), f.mover_radii[j]))
+                # Crossings appear where the centre comes within reach: towards the line
+                # (which 0), away from it (1); within the sum of the radii, or beyond their
+                # difference. Growing phi moves it away at the first root.
+                entering = np.full(len(k_), (root == 1) == (turn > 0)) == (which == 0)
+                found.append(_classify_tangency(k_, _wrap(phi * turn),
+                                                f.tangency_feature(e_, np.full(len(k_), int(f.mover_arcs[j])), which, root),
+                                                entering, np.where(valid, t_edge, np.nan), t_arc, roots.grazing))
+    return _concat(found) if found else _no_roots()
+def _touch_point(f: _Sides, k: np.ndarray, e: np.ndarray, moved: np.ndarray, rho_b: float, which: int) -> np.ndarray:
+    """Where a mover arc (centre ``moved``, radius ``rho_b``) touches edge e at a tangency:
+    the foot of its centre on a straight edge's line; on the line of centres for an arc."""
+    out = moved - (rho_b if which == 0 else -rho_b) * f.en[k, e]
+    curved = f.er[e] != 0
+    if curved.any():
+        center = f.ec[k[curved], e[curved]]
+        rho_a = np.abs(f.er[e[curved]])
+        away = moved[curved] - center
+        length = np.hypot(away[:, 0], away[:, 1])
+        away /= np.where(length > 0, length, 1.0)[:, None]
+        outward = np.where((which == 0) | (rho_a >= rho_b), 1.0, -1.0)
+        out[curved] = center + (outward * rho_a)[:, None] * away
+    return out
+
+
+def _translation_tangencies(f: _Sides, d: np.ndarray) -> _Roots:
+    """Mover arcs tangent to edges as they move along ``d`` (kind 0) or against it (kind 1):
+    linear in the distance against a straight edge, quadratic against an arc (arc against
+    arc once, in kind 0)."""
+    direction = d if f.kind == 0 else -d
+    found = []
+    for j in range(len(f.mover_arcs)):
+        rho_b = abs(float(f.mover_radii[j]))
+        e_all = np.arange(f.e0.shape[1])
+        if f.kind == 1:
+            e_all = e_all[f.er == 0]
+        k_, e_ = (x.ravel() for x in np.meshgrid(np.arange(len(f.movers)), e_all, indexing="ij"))
+        curved = f.er[e_] != 0
+        c0 = f.mover_centers[k_, j]
+        dk = direction[k_]
+        rho_a = np.abs(f.er[e_])
+        n = f.en[k_, e_]
+        rate = np.einsum("px,px->p", n, dk)
+        moving = np.abs(rate) > 1e-12
+        rel = c0 - f.ec[k_, e_]
+        b = np.einsum("px,px->p", dk, rel)
+        for which in (0, 1):
+            # straight: v solves n . (c0 + v d - e0) = +-rho; arc: |c0 + v d - ca| = ra +- rb.
+            with np.errstate(divide="ignore", invalid="ignore"):
+                linear = ((rho_b if which == 0 else -rho_b) - np.einsum("px,px->p", n, c0 - f.e0[k_, e_])) / np.where(
+                    moving, rate, 1.0)
+            reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
+            disc = b * b - (np.einsum("px,px->p", rel, rel) - reach_ab ** 2)
+            scale = np.maximum(reach_ab, rho_b) ** 2
+            tie = curved & (np.abs(disc) <= 1e-9 * scale)
+            real = np.where(curved, (disc >= -1e-9 * scale) & (reach_ab > 1e-12 * rho_b), moving)
+            spread = np.sqrt(np.maximum(disc, 0.0))
+            for root in (0, 1):
+                if root == 0:
+                    v = np.where(curved, -b - spread, linear)
+                    keep = real
+                    # Towards the line (which 0: rate < 0) or away from it (1); into the sum
+                    # of the radii (the nearer root), or out past their difference (the farther).
+                    entering = np.where(curved, which == 0, (rate < 0) == (which == 0))
+                else:
+                    v = -b + spread
+                    keep = real & curved
+                    entering = np.full(len(k_), which == 1)
+                moved = c0 + np.where(np.isfinite(v), v, 0.0)[:, None] * dk
+                touch = _touch_point(f, k_, e_, moved, rho_b, which)
+                t_edge, _ = _contact(f, k_, e_, touch)
+                start = f.mover_ends[k_, j, 0] - c0
+                end = f.mover_ends[k_, j, 1] - c0
+                t_arc = _arc_fraction(touch - moved, np.zeros_like(touch), start, end, np.full(len(k_), f.mover_radii[j]))
+                feature = f.tangency_feature(e_, np.full(len(k_), int(f.mover_arcs[j])), which, root)
+                found.append(_classify_tangency(k_, v, feature, entering, np.where(keep, t_edge, np.nan), t_arc, tie))
+    return _concat(found) if found else _no_roots()
+
+
+def _classify_tangency(k: np.ndarray, v: np.ndarray, feature: np.ndarray, entering: np.ndarray, t_edge: np.ndarray,
+                       t_arc: np.ndarray, tie: np.ndarray) -> _Roots:
+    """Tangencies inside both edges: two crossings of the outlines appear (entering) or go.
+    One at an end of either edge, or a graze, is degenerate (see :func:`_classify`)."""
+    keep = (t_edge >= -ENDS) & (t_edge <= 1 + ENDS) & (t_arc >= -ENDS) & (t_arc <= 1 + ENDS)
+    ends = [np.abs(t) <= ENDS for t in (t_edge, t_arc)] + [np.abs(t - 1) <= ENDS for t in (t_edge, t_arc)]
+    degenerate = np.logical_or.reduce(ends) | tie
+    change = np.where(entering, 2, -2)
+    return _Roots(k[keep], v[keep], feature[keep], change[keep], degenerate[keep])
 
 
 def _candidates(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -323,14 +833,22 @@ def _cross(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return p[..., 0] * q[..., 1] - p[..., 1] * q[..., 0]
 
 
-def _distance_range(e0: np.ndarray, ev: np.ndarray, center: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Least and greatest distance of each edge from the centre (K, ne)."""
+def _distance_range(e0: np.ndarray, ev: np.ndarray, ec: np.ndarray, er: np.ndarray,
+                    center: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least and greatest distance of each edge from the centre (K, ne); for an arc, of its
+    whole circle (at most a quarter of which it is)."""
     rel = e0 - center[:, None, :]
     length2 = np.einsum("kex,kex->ke", ev, ev)
     t = np.clip(-np.einsum("kex,kex->ke", rel, ev) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
     closest = rel + t[..., None] * ev
     near = np.hypot(closest[..., 0], closest[..., 1])
     far = np.maximum(np.hypot(rel[..., 0], rel[..., 1]), np.hypot(*(rel + ev).transpose(2, 0, 1)))
+    curved = er != 0
+    if curved.any():
+        rho = np.abs(er[curved])
+        middle = np.hypot(*(ec[:, curved] - center[:, None, :]).transpose(2, 0, 1))
+        near[:, curved] = np.maximum(middle - rho, 0.0)
+        far[:, curved] = middle + rho
     return near, far
 
 
@@ -457,11 +975,15 @@ def _runs(v: np.ndarray, f: np.ndarray, inside: np.ndarray, cyclic: bool) -> lis
 
 
 def label(a: Shape, b: Shape, feature: int) -> Label:
-    """The faces touching at contact ``feature``: an edge's faces and a vertex's feature."""
+    """The faces touching at contact ``feature``: an edge's faces and a vertex's feature, or
+    two edges' faces (a tangency)."""
     na, nb = len(a.vertices), len(b.vertices)
     rest = feature // 2
     if rest < na * nb:
         i, j = divmod(rest, nb)
         return a.edge_faces[i], (b.vertex_features[j],)
-    i, j = divmod(rest - na * nb, nb)
-    return (a.vertex_features[i],), b.edge_faces[j]
+    if rest < 2 * na * nb:
+        i, j = divmod(rest - na * nb, nb)
+        return (a.vertex_features[i],), b.edge_faces[j]
+    i, j = divmod((rest - 2 * na * nb) // 2, nb)
+    return a.edge_faces[i], b.edge_faces[j]

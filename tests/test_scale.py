@@ -136,7 +136,14 @@ def limit(mechanism, scale: float) -> float:
 @pytest.mark.parametrize("transform", sorted(TRANSFORMS))
 @pytest.mark.parametrize("name", FIXTURES)
 def test_every_fixture_moved_and_scaled_behaves_the_same(name, transform):
-    """Same segments, contacts, driving relations and ends; the same times; lengths scaled."""
+    """Same segments, contacts, driving relations and ends; the same times; lengths scaled.
+
+    A segment that ends where a part starts to move from rest along a curve it meets
+    tangentially (the Geneva wheel, when the pin slides onto its slot's wall: the wall's
+    gap closes with the square of the crank angle) ends where the outline, rounded to the
+    grid a step differently, first leans into the path: a time that far apart costs the
+    square of it in place. There the time may differ (within 1e-4 of the allotment), and
+    the sampled states must still agree within 1e-7 of the size."""
     reach, scale = TRANSFORMS[transform]
     original = load(fixture_path(name))
     far = reach * limit(original, scale) - 2 * original.size * scale
@@ -144,8 +151,10 @@ def test_every_fixture_moved_and_scaled_behaves_the_same(name, transform):
     other = trace(analyze(moved(original, (far * 0.6, -far * 0.8), scale)))
     assert behaviour(other) == behaviour(result)
     allotment = original.time
-    for mine, theirs in zip(result.segments, other.segments):
-        assert theirs.end_time == pytest.approx(mine.end_time, abs=1e-7 * allotment)
+    apart = [abs(theirs.end_time - mine.end_time) for mine, theirs in zip(result.segments, other.segments)]
+    assert max(apart) <= 1e-4 * allotment
+    if max(apart) > 1e-7 * allotment:
+        assert deviation(result, other, scale) <= 1e-7
     angle = np.array([c.is_angle for c in original.coordinates])
     unit = np.where(angle, 1.0, scale * original.size)
     expected = np.where(angle, result.segments[-1].finish, result.segments[-1].finish * scale)
