@@ -7,6 +7,7 @@ and computes their configuration spaces.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -191,7 +192,10 @@ class _PairBuilder:
                 if isinstance(element, Arc):
                     # on the grid, as the outline is: the same shape wherever the mechanism is drawn
                     center = tuple(round((c - o) / quantum) * quantum for c, o in zip(element.center, (ox, oy)))
-                    circles.setdefault(element.name, []).append((center, round(element.radius / quantum) * quantum))
+                    start = math.atan2(element.start[1] - element.center[1], element.start[0] - element.center[0])
+                    sweep = element.sweep if element.ccw else -element.sweep
+                    circles.setdefault(element.name, []).append((center, round(element.radius / quantum) * quantum,
+                                                                 start, sweep))
         return shape.with_arcs(circles, GRID_ROUNDING * self.tolerance.quantum, self.tolerance.rotation_arc)
 
     def _symmetry(self, part: Part, indices: list[int], shapes: list[Shape],

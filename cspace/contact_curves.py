@@ -118,13 +118,19 @@ class Shape:
         back[arc_before] = -np.sign(self.radii[before][arc_before])[:, None] * _left(radial[arc_before])
         return unit(back), unit(ahead)
 
-    def with_arcs(self, circles: dict[str, list[tuple[tuple[float, float], float]]], near: float,
+    def with_arcs(self, circles: dict[str, list[tuple[tuple[float, float], float, float, float]]], near: float,
                   flattened: float) -> Shape:
         """The shape with its flattened arcs made arcs again: each run of edges along one face
-        that is an arc (``circles``: a face's circles, centre and radius), between vertices
+        that is an arc (``circles``: a face's arcs, each centre, radius, start direction and
+        sweep, negative when clockwise; an edge goes with the arc it lies along), between vertices
         on its circle (within ``near``), becomes edges of at most a quarter turn. The run's
         edges lie within ``flattened`` outside the circle; an edge at either end that leaves
         it (a tangent continuing a straight face) stays straight, and so does the material.
+        A run of fewer than ``FEW_FACETS`` edges stays flattened: within the budget already
+        (``Tolerance.rotation_arc``), and cheaper so than as arcs (a gear's short flank arcs:
+        exact, two tooth pairs sharing the load would hand the contact back and forth as
+        their arcs, drawn within the involute's error, take turns being ahead). The arcs
+        that flatten into many facets (a pin, a disk, a locking arc) are where it pays.
 
         >>> square = Shape.of([(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float), ("v",) * 4, (("e",),) * 4)])
         >>> square.with_arcs({}, 1e-9, 1e-4)
@@ -158,9 +164,11 @@ class Shape:
         if len(faces) != 1:
             return None
         p, q = self.vertices[i], self.vertices[self.following[i]]
-        for center, radius in circles.get(faces[0], ()):
+        for center, radius, start, sweep in circles.get(faces[0], ()):
             c = np.asarray(center)
-            if all(radius - near <= math.dist(x, c) <= radius + flattened + near for x in (p, q)):
+            slack = (near + flattened) / radius
+            if all(radius - near <= math.dist(x, c) <= radius + flattened + near
+                   and _within(math.atan2(x[1] - c[1], x[0] - c[0]), start, sweep, slack) for x in (p, q)):
                 return (float(c[0]), float(c[1]), float(radius))
         return None
 
@@ -285,8 +293,16 @@ def _runs_along(circle: list[tuple | None]) -> list[list[int]]:
             end = start
             while circle[(end + 1) % n] == circle[start]:
                 end += 1
-            runs.append(list(range(start, end + 2)))
+            if end + 1 - start >= FEW_FACETS:
+                runs.append(list(range(start, end + 2)))
     return runs
+
+
+def _within(angle: float, start: float, sweep: float, slack: float) -> bool:
+    """Does a direction lie on an arc from ``start`` turning by ``sweep`` (negative:
+    clockwise), within ``slack`` radians of its ends?"""
+    along = (math.copysign(1.0, sweep) * (angle - start)) % TURN
+    return along <= abs(sweep) + slack or along >= TURN - slack
 
 
 def _left(x: np.ndarray) -> np.ndarray:
@@ -294,6 +310,10 @@ def _left(x: np.ndarray) -> np.ndarray:
     return np.stack([-x[..., 1], x[..., 0]], axis=-1)
 
 
+
+
+
+FEW_FACETS = 8  # an arc flattened into fewer facets stays flattened (see Shape.with_arcs)
 FINE = 1e-6  # direct tests flatten a shape's arcs within this fraction of its size (outward)
 
 
@@ -672,49 +692,67 @@ def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
     crossings of the outlines."""
     turn = sign if f.kind == 0 else -sign
     near, far = _distance_range(f.e0, f.ev, f.ec, f.er, center)
+    arm = f.mover_centers - center[:, None, :]                                   # (K, arcs, 2)
+    k_, e_, j_ = _arc_candidates(f, np.hypot(arm[..., 0], arm[..., 1]), near, far)
+    curved = f.er[e_] != 0
+    w = arm[k_, j_]
+    origin = center[k_]
+    rho_a, rho_b = np.abs(f.er[e_]), np.abs(f.mover_radii[j_])
+    u = np.where(curved[:, None], origin - f.ec[k_, e_], f.en[k_, e_])
     found = []
-    for j in range(len(f.mover_arcs)):
-        arm = f.mover_centers[:, j] - center                                      # (K, 2)
-        reach = np.hypot(arm[:, 0], arm[:, 1])[:, None]
-        rho_b = abs(float(f.mover_radii[j]))
-        k_, e_ = np.nonzero((reach >= (near - rho_b) * (1 - 1e-9)) & (reach <= (far + rho_b) * (1 + 1e-9)))
-        curved = f.er[e_] != 0
-        if f.kind == 1:
-            k_, e_ = k_[~curved], e_[~curved]
-            curved = curved[~curved]
-        w = arm[k_]
-        origin = center[k_]
-        rho_a = np.abs(f.er[e_])
-        for which in (0, 1):
-            # straight: the centre at +rho (which 0) or -rho (1) from the line; arc: at the
-            # sum of the radii (0) or their difference (1) from its centre.
-            u = np.where(curved[:, None], origin - f.ec[k_, e_], f.en[k_, e_])
-            reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
-            offset = np.einsum("px,px->p", f.en[k_, e_], f.e0[k_, e_] - origin) + (rho_b if which == 0 else -rho_b)
-            gamma = np.where(curved, (reach_ab ** 2 - np.einsum("px,px->p", u, u) - np.einsum("px,px->p", w, w)) / 2,
-                             offset)
-            roots = _sinusoid_roots(u, w, gamma)
-            valid = roots.reach & ~(curved & (reach_ab <= 1e-12 * rho_b))
-            for root, phi in enumerate(roots.phi):
-                moved = origin + _turned(w, phi)                                   # the mover arc's centre
-                touch = _touch_point(f, k_, e_, moved, rho_b, which)
-                t_edge, _ = _contact(f, k_, e_, touch)
-                local = _turned(touch - moved, -phi)
-                start = f.mover_ends[k_, j, 0] - f.mover_centers[k_, j]
-                end = f.mover_ends[k_, j, 1] - f.mover_centers[k_, j]
-                t_arc = _arc_fraction(local, np.zeros_like(local), start, end, np.full(len(k_), f.mover_radii[j]))
-                # Crossings appear where the centre comes within reach: towards the line
-                # (which 0), away from it (1); within the sum of the radii, or beyond their
-                # difference. Growing phi moves it away at the first root.
-                entering = np.full(len(k_), (root == 1) == (turn > 0)) == (which == 0)
-                found.append(_classify_tangency(k_, _wrap(phi * turn),
-                                                f.tangency_feature(e_, np.full(len(k_), int(f.mover_arcs[j])), which, root),
-                                                entering, np.where(valid, t_edge, np.nan), t_arc, roots.grazing))
-    return _concat(found) if found else _no_roots()
-def _touch_point(f: _Sides, k: np.ndarray, e: np.ndarray, moved: np.ndarray, rho_b: float, which: int) -> np.ndarray:
+    for which in (0, 1):
+        # straight: the centre at +rho (which 0) or -rho (1) from the line; arc: at the
+        # sum of the radii (0) or their difference (1) from its centre.
+        reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
+        offset = np.einsum("px,px->p", f.en[k_, e_], f.e0[k_, e_] - origin) + (rho_b if which == 0 else -rho_b)
+        gamma = np.where(curved, (reach_ab ** 2 - np.einsum("px,px->p", u, u) - np.einsum("px,px->p", w, w)) / 2, offset)
+        roots = _sinusoid_roots(u, w, gamma)
+        valid = roots.reach & ~(curved & (reach_ab <= 1e-12 * rho_b))
+        for root, phi in enumerate(roots.phi):
+            moved = origin + _turned(w, phi)                                       # the mover arc's centre
+            touch = _touch_point(f, k_, e_, moved, rho_b, which)
+            t_edge, _ = _contact(f, k_, e_, touch)
+            t_arc = _mover_fraction(f, k_, j_, _turned(touch - moved, -phi))
+            # Crossings appear where the centre comes within reach: towards the line
+            # (which 0), away from it (1); within the sum of the radii, or beyond their
+            # difference. Growing phi moves it away at the first root.
+            entering = np.full(len(k_), (root == 1) == (turn > 0)) == (which == 0)
+            feature = f.tangency_feature(e_, f.mover_arcs[j_], which, root)
+            found.append(_classify_tangency(k_, _wrap(phi * turn), feature, entering, np.where(valid, t_edge, np.nan),
+                                            t_arc, roots.grazing))
+    return _concat(found)
+
+
+def _arc_candidates(f: _Sides, keys: np.ndarray, lows: np.ndarray,
+                    highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(placement, edge, mover arc) triples whose arc, at its radius about its key (K, arcs),
+    may reach the edge's [low, high]: the arcs grouped by radius, each group culled at once.
+    Kind 1 meets straight edges only (arc against arc is found once, in kind 0)."""
+    if f.kind == 1:
+        lows, highs = lows.copy(), highs.copy()
+        lows[:, f.er != 0], highs[:, f.er != 0] = np.inf, -np.inf
+    radii = np.abs(f.mover_radii)
+    ks, es, js = [], [], []
+    for radius in np.unique(radii):
+        group = np.flatnonzero(radii == radius)
+        k, e, m = _candidates(keys[:, group], (lows - radius) * (1 - 1e-9), (highs + radius) * (1 + 1e-9))
+        ks.append(k)
+        es.append(e)
+        js.append(group[m])
+    return tuple(np.concatenate(x) if x else np.zeros(0, int) for x in (ks, es, js))
+
+
+def _mover_fraction(f: _Sides, k: np.ndarray, j: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """Where a direction from a mover arc's centre (in the mover's placed frame) lies along it."""
+    center = f.mover_centers[k, j]
+    return _arc_fraction(direction, np.zeros_like(direction), f.mover_ends[k, j, 0] - center,
+                         f.mover_ends[k, j, 1] - center, f.mover_radii[j])
+
+
+def _touch_point(f: _Sides, k: np.ndarray, e: np.ndarray, moved: np.ndarray, rho_b: np.ndarray, which: int) -> np.ndarray:
     """Where a mover arc (centre ``moved``, radius ``rho_b``) touches edge e at a tangency:
     the foot of its centre on a straight edge's line; on the line of centres for an arc."""
-    out = moved - (rho_b if which == 0 else -rho_b) * f.en[k, e]
+    out = moved - (rho_b if which == 0 else -rho_b)[:, None] * f.en[k, e]
     curved = f.er[e] != 0
     if curved.any():
         center = f.ec[k[curved], e[curved]]
@@ -722,7 +760,7 @@ def _touch_point(f: _Sides, k: np.ndarray, e: np.ndarray, moved: np.ndarray, rho
         away = moved[curved] - center
         length = np.hypot(away[:, 0], away[:, 1])
         away /= np.where(length > 0, length, 1.0)[:, None]
-        outward = np.where((which == 0) | (rho_a >= rho_b), 1.0, -1.0)
+        outward = np.where((which == 0) | (rho_a >= rho_b[curved]), 1.0, -1.0)
         out[curved] = center + (outward * rho_a)[:, None] * away
     return out
 
@@ -732,53 +770,56 @@ def _translation_tangencies(f: _Sides, d: np.ndarray) -> _Roots:
     linear in the distance against a straight edge, quadratic against an arc (arc against
     arc once, in kind 0)."""
     direction = d if f.kind == 0 else -d
+    side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
+    ends = np.stack([np.einsum("kex,kx->ke", f.e0, side), np.einsum("kex,kx->ke", f.e0 + f.ev, side)], axis=-1)
+    low, high = ends.min(axis=2), ends.max(axis=2)
+    curved_edges = f.er != 0
+    if curved_edges.any():
+        middle = np.einsum("kex,kx->ke", f.ec[:, curved_edges], side)
+        low[:, curved_edges] = middle - np.abs(f.er[curved_edges])
+        high[:, curved_edges] = middle + np.abs(f.er[curved_edges])
+    keys = np.einsum("kjx,kx->kj", f.mover_centers, side)
+    span = np.abs(ends).max(initial=0.0) * 1e-12 + 1e-300
+    k_, e_, j_ = _arc_candidates(f, keys, low - span, high + span)
+    curved = f.er[e_] != 0
+    c0 = f.mover_centers[k_, j_]
+    dk = direction[k_]
+    rho_a, rho_b = np.abs(f.er[e_]), np.abs(f.mover_radii[j_])
+    n = f.en[k_, e_]
+    rate = np.einsum("px,px->p", n, dk)
+    moving = np.abs(rate) > 1e-12
+    rel = c0 - f.ec[k_, e_]
+    b = np.einsum("px,px->p", dk, rel)
     found = []
-    for j in range(len(f.mover_arcs)):
-        rho_b = abs(float(f.mover_radii[j]))
-        e_all = np.arange(f.e0.shape[1])
-        if f.kind == 1:
-            e_all = e_all[f.er == 0]
-        k_, e_ = (x.ravel() for x in np.meshgrid(np.arange(len(f.movers)), e_all, indexing="ij"))
-        curved = f.er[e_] != 0
-        c0 = f.mover_centers[k_, j]
-        dk = direction[k_]
-        rho_a = np.abs(f.er[e_])
-        n = f.en[k_, e_]
-        rate = np.einsum("px,px->p", n, dk)
-        moving = np.abs(rate) > 1e-12
-        rel = c0 - f.ec[k_, e_]
-        b = np.einsum("px,px->p", dk, rel)
-        for which in (0, 1):
-            # straight: v solves n . (c0 + v d - e0) = +-rho; arc: |c0 + v d - ca| = ra +- rb.
-            with np.errstate(divide="ignore", invalid="ignore"):
-                linear = ((rho_b if which == 0 else -rho_b) - np.einsum("px,px->p", n, c0 - f.e0[k_, e_])) / np.where(
-                    moving, rate, 1.0)
+    for which in (0, 1):
+        # straight: v solves n . (c0 + v d - e0) = +-rho; arc: |c0 + v d - ca| = ra +- rb.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            linear = ((rho_b if which == 0 else -rho_b) - np.einsum("px,px->p", n, c0 - f.e0[k_, e_])) / np.where(
+                moving, rate, 1.0)
             reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
             disc = b * b - (np.einsum("px,px->p", rel, rel) - reach_ab ** 2)
-            scale = np.maximum(reach_ab, rho_b) ** 2
-            tie = curved & (np.abs(disc) <= 1e-9 * scale)
-            real = np.where(curved, (disc >= -1e-9 * scale) & (reach_ab > 1e-12 * rho_b), moving)
-            spread = np.sqrt(np.maximum(disc, 0.0))
-            for root in (0, 1):
-                if root == 0:
-                    v = np.where(curved, -b - spread, linear)
-                    keep = real
-                    # Towards the line (which 0: rate < 0) or away from it (1); into the sum
-                    # of the radii (the nearer root), or out past their difference (the farther).
-                    entering = np.where(curved, which == 0, (rate < 0) == (which == 0))
-                else:
-                    v = -b + spread
-                    keep = real & curved
-                    entering = np.full(len(k_), which == 1)
-                moved = c0 + np.where(np.isfinite(v), v, 0.0)[:, None] * dk
-                touch = _touch_point(f, k_, e_, moved, rho_b, which)
-                t_edge, _ = _contact(f, k_, e_, touch)
-                start = f.mover_ends[k_, j, 0] - c0
-                end = f.mover_ends[k_, j, 1] - c0
-                t_arc = _arc_fraction(touch - moved, np.zeros_like(touch), start, end, np.full(len(k_), f.mover_radii[j]))
-                feature = f.tangency_feature(e_, np.full(len(k_), int(f.mover_arcs[j])), which, root)
-                found.append(_classify_tangency(k_, v, feature, entering, np.where(keep, t_edge, np.nan), t_arc, tie))
-    return _concat(found) if found else _no_roots()
+        scale = np.maximum(reach_ab, rho_b) ** 2
+        tie = curved & (np.abs(disc) <= 1e-9 * scale)
+        real = np.where(curved, (disc >= -1e-9 * scale) & (reach_ab > 1e-12 * rho_b), moving)
+        spread = np.sqrt(np.maximum(np.nan_to_num(disc), 0.0))
+        for root in (0, 1):
+            if root == 0:
+                v = np.where(curved, -b - spread, linear)
+                keep = real
+                # Towards the line (which 0: rate < 0) or away from it (1); into the sum
+                # of the radii (the nearer root), or out past their difference (the farther).
+                entering = np.where(curved, which == 0, (rate < 0) == (which == 0))
+            else:
+                v = -b + spread
+                keep = real & curved
+                entering = np.full(len(k_), which == 1)
+            moved = c0 + np.where(np.isfinite(v), v, 0.0)[:, None] * dk
+            touch = _touch_point(f, k_, e_, moved, rho_b, which)
+            t_edge, _ = _contact(f, k_, e_, touch)
+            t_arc = _mover_fraction(f, k_, j_, touch - moved)
+            feature = f.tangency_feature(e_, f.mover_arcs[j_], which, root)
+            found.append(_classify_tangency(k_, v, feature, entering, np.where(keep, t_edge, np.nan), t_arc, tie))
+    return _concat(found)
 
 
 def _classify_tangency(k: np.ndarray, v: np.ndarray, feature: np.ndarray, entering: np.ndarray, t_edge: np.ndarray,
