@@ -42,8 +42,10 @@ sixth of a grid step and such a block, moved there, jammed or was left held by
 nothing; to the limit, 200 generated mechanisms of every family (releases on slopes
 included), scaled from 1e-13 to 1e3, trace as at the origin (``tests/test_scale.py``).
 
-Rotating pairs share the ``arc`` budget: their profiles' arcs are flattened outward
-within ``arc / 10`` (``rotation_arc``), and their contact curves within ``curve`` on either
+Rotating pairs share the ``arc`` budget: their contact curves follow the profiles' arcs
+exactly, but for short arcs (fewer than 8 facets) and the facet a straight face keeps where
+it runs on tangentially into an arc, flattened outward within ``arc / 10``
+(``rotation_arc``); their contact curves are flattened within ``curve`` on either
 side, then the blocked space is grown by ``curve``. A pair-space angle is scaled by its
 part's radius (``angle_scale``), so a step of ``d`` in the pair space moves no point of
 either part more than ``sqrt(2) d``: real parts never overlap, and stop at most
