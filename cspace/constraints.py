@@ -25,7 +25,8 @@ MINIMIZE = int(highspy.ObjSense.kMinimize)
 INFEASIBLE = "infeasible"
 OPTIMAL = "optimal"
 UNBOUNDED = "unbounded"
-WARM_ROWS = 64  # a redundancy test of this many rows or more keeps one model and warm-starts its programs
+SLACK_CAP = 1.0  # largest slack a row is credited with when the implicit equalities are sought
+WARM_ROWS = 8  # a redundancy test of this many rows or more keeps one model and warm-starts its programs
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,49 @@ class ConstraintManager:
             if not result.ok or -result.objective > h[i] + margin:
                 essential.append(i)
         return essential
+
+    def equalities(self, G: np.ndarray, h: np.ndarray, tolerances: np.ndarray, free: np.ndarray) -> np.ndarray:
+        """Mask of the implicit equalities of ``G @ x <= h``: the rows no point leaves more
+        than its tolerance of slack on. Rows flagged ``free`` are known not to be (a point
+        with slack on them is known).
+
+        A few programs decide them all: each maximizes the rows' slacks (each capped at
+        ``SLACK_CAP``) summed over the rows in doubt, and clears those its point leaves
+        slack on; when one clears none, the rows left are equalities if the largest sum is
+        within their tolerance, and are otherwise decided one program each (minimizing the
+        row over the others). The answer is that of one program per row.
+
+        >>> G = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
+        >>> ConstraintManager(1e-10).equalities(G, np.array([1.0, -1.0, 1.0, 0.0]), np.full(4, 1e-9),
+        ...                                     np.zeros(4, bool)).tolist()
+        [True, True, False, False]
+        """
+        m, n = G.shape
+        doubt = ~np.asarray(free, bool).copy()
+        while doubt.any():
+            rows = np.flatnonzero(doubt)
+            slack = np.zeros((m, len(rows)))
+            slack[rows, np.arange(len(rows))] = 1.0
+            cost = np.concatenate([np.zeros(n), -np.ones(len(rows))])
+            result = self.solve(cost, np.hstack([G, slack]), np.full(m, -np.inf), h,
+                                np.concatenate([np.full(n, -np.inf), np.zeros(len(rows))]),
+                                np.concatenate([np.full(n, np.inf), np.full(len(rows), SLACK_CAP)]))
+            if not result.ok:
+                break
+            cleared = h - G @ result.x[:n] > tolerances
+            if (cleared & doubt).any():
+                doubt &= ~cleared
+                continue
+            if -result.objective <= tolerances[doubt].min():
+                return doubt
+            break
+        for r in np.flatnonzero(doubt):
+            others = np.delete(np.arange(m), r)
+            result = self.solve(G[r], G[others], np.full(m - 1, -np.inf), h[others], np.full(n, -np.inf),
+                                np.full(n, np.inf))
+            if not (result.ok and h[r] - result.objective <= tolerances[r]):
+                doubt[r] = False
+        return doubt
 
     def _essential_warm(self, G: np.ndarray, h: np.ndarray, keep: list[int]) -> list[int]:
         """:meth:`essential` for many rows: the same programs, on one model, each from the

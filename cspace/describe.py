@@ -92,10 +92,14 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
     diagram = RegionDiagram(trace.analysis)
     names = [c.name for c in trace.mechanism.coordinates]
     segments = []
+    found: dict[tuple[bytes, bytes], list[str]] = {}  # segments starting in one region share its constraints
     for segment in trace.segments:
         record = _segment_record(trace, segment)
-        record["constraints"] = diagram.reported(segment.pieces[0].key, segment.start).constraints(
-            manager, names, 4 + extra_decimals(trace))
+        region = diagram.reported(segment.pieces[0].key, segment.start)
+        key = (region.rows().tobytes(), region.h.tobytes())
+        if key not in found:
+            found[key] = region.constraints(manager, names, 4 + extra_decimals(trace))
+        record["constraints"] = found[key]
         segments.append(record)
     document = {
         "mechanism": trace.mechanism.name,
@@ -299,9 +303,8 @@ def _degrees_of_freedom(trace: Trace) -> int:
     A region's dimension is the coordinates' number less the rank of its implicit
     equalities: the rows no point of the region leaves slack on. A row on which some
     point of the region has slack is not one, so the trace's own configurations in the
-    region, and the point each program finds, clear most rows without a program of
-    their own: one program is solved per row still in doubt (each minimizes the row
-    over the others, as the paper's constraint manager does)."""
+    region clear most rows, and a few programs the rest
+    (:meth:`~cspace.constraints.ConstraintManager.equalities`)."""
     manager = ConstraintManager(trace.mechanism.tolerance.lp)
     diagram = RegionDiagram(trace.analysis)
     points: dict[tuple, list[np.ndarray]] = {}
@@ -314,18 +317,8 @@ def _degrees_of_freedom(trace: Trace) -> int:
         slack = region.h[None, :] - np.asarray(seen) @ G.T
         inside = np.all(slack >= -region.tolerances, axis=1)  # points of the region (in its frame)
         free = np.any(slack[inside] > region.tolerances, axis=0)
-        equalities = []
-        for r in range(len(region.h)):
-            if free[r]:
-                continue
-            others = np.delete(np.arange(len(region.h)), r)
-            result = manager.solve(G[r], G[others], np.full(len(others), -np.inf), region.h[others],
-                                   np.full(G.shape[1], -np.inf), np.full(G.shape[1], np.inf))
-            if result.ok and region.h[r] - result.objective <= region.tolerances[r]:
-                equalities.append(G[r])
-            elif result.ok:  # a point of the region: the rows it leaves slack on are not equalities
-                free |= region.h - G @ result.x > region.tolerances
-        rank = np.linalg.matrix_rank(np.array(equalities)) if equalities else 0
+        equalities = G[manager.equalities(G, region.h, region.tolerances, free)]
+        rank = np.linalg.matrix_rank(equalities) if len(equalities) else 0
         best = max(best, int(G.shape[1] - rank - len(trace.analysis.linkage_tables)))
     return best
 

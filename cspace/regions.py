@@ -77,17 +77,20 @@ class MechanismRegion:
         """
         G = self.rows()
         keep = manager.essential(G, self.h)
-        rows = [(G[i] / np.max(np.abs(G[i])), self.h[i] / np.max(np.abs(G[i]))) for i in keep]
+        scale = np.max(np.abs(G[keep]), axis=1) if keep else np.zeros(0)
+        rows, bounds = G[keep] / scale[:, None], self.h[keep] / scale
+        # Opposite rows (np.allclose of one to the other's negation) with opposite bounds: an equality.
+        opposite = np.all(np.abs(rows[None, :, :] + rows[:, None, :]) <= 1e-8 + 1e-5 * np.abs(rows[:, None, :]), axis=2)
+        opposite &= np.abs(bounds[None, :] + bounds[:, None]) <= NOISE * np.maximum(np.abs(bounds[None, :]),
+                                                                                  np.abs(bounds[:, None]))
         out, used = [], set()
-        for i, (g, b) in enumerate(rows):
+        for i in range(len(keep)):
             if i in used:
                 continue
-            twin = next((k for k in range(i + 1, len(rows)) if k not in used
-                         and np.allclose(rows[k][0], -g)
-                         and abs(rows[k][1] + b) <= NOISE * max(abs(b), abs(rows[k][1]))), None)
+            twin = next((k for k in np.flatnonzero(opposite[i]).tolist() if k > i and k not in used), None)
             if twin is not None:
                 used.add(twin)
-            out.append(_linear_text(g, b, names, "=" if twin is not None else "<=", decimals))
+            out.append(_linear_text(rows[i], bounds[i], names, "=" if twin is not None else "<=", decimals))
         return out
 
     def __repr__(self) -> str:

@@ -66,3 +66,46 @@ def test_many_rows_keep_the_same_essential_ones_warm_started(seed, monkeypatch):
     cold = ConstraintManager(1e-9).essential(G, h)
     assert warm == cold
     assert not any(h[i] == 1.5 for i in warm)  # the pushed-out planes are implied
+
+
+def _equalities_one_program_each(G: np.ndarray, h: np.ndarray, tolerance: float) -> list[bool]:
+    """The oracle, with scipy's own solver: row r is an implicit equality when minimizing it
+    over the other rows cannot take it more than ``tolerance`` below its bound."""
+    from scipy.optimize import linprog
+
+    out = []
+    for r in range(len(h)):
+        others = np.delete(np.arange(len(h)), r)
+        result = linprog(G[r], A_ub=G[others], b_ub=h[others], bounds=[(None, None)] * G.shape[1], method="highs")
+        out.append(result.status == 0 and h[r] - result.fun <= tolerance)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_implicit_equalities_take_a_few_programs_and_match_one_program_per_row(seed, manager):
+    """Boxes cut by random planes, with equalities hidden among them: a variable pinned by
+    two rows, a sum of two variables pinned by two more, or both."""
+    rng = np.random.default_rng(seed)
+    n = 5
+    rows = [np.eye(n)[k] for k in range(n)] + [-np.eye(n)[k] for k in range(n)]
+    bounds = list(rng.uniform(1, 2, n)) + list(rng.uniform(1, 2, n))
+    for _ in range(int(rng.integers(5, 20))):
+        g = rng.normal(size=n)
+        rows.append(g)
+        bounds.append(float(np.abs(g).sum() * rng.uniform(0.3, 2)))
+    a, b = rng.choice(n, 2, replace=False)
+    if seed % 2:
+        rows += [np.eye(n)[a], -np.eye(n)[a]]
+        bounds += [0.5, -0.5]
+    if seed % 3:
+        rows += [np.eye(n)[a] + np.eye(n)[b], -(np.eye(n)[a] + np.eye(n)[b])]
+        bounds += [0.75, -0.75]
+    G, h = np.array(rows), np.array(bounds)
+    order = rng.permutation(len(h))
+    G, h = G[order], h[order]
+    tolerances = np.full(len(h), 1e-7)
+    before = manager.solves
+    found = manager.equalities(G, h, tolerances, np.zeros(len(h), bool))
+    assert found.tolist() == _equalities_one_program_each(G, h, 1e-7)
+    assert found.sum() == 2 * ((seed % 2) + (seed % 3 > 0))
+    assert manager.solves - before <= 6  # not one per row

@@ -1,10 +1,13 @@
-"""Time the feeder by stage: load, linkage tables, overlap check, pairs, pair spaces, trace.
+"""Time the feeder by stage: load, linkage tables, overlap check, pairs, pair spaces, trace,
+and the reports (``--json``'s document and ``--stats``'s table) against the trace.
 
 Prints the median and spread of several runs (the machine is shared and noisy, so
 single timings mean little) and the work counts that do not depend on the machine:
-LP solves, regions explored, pieces of path.
+LP solves, regions explored, pieces of path. The last line is the reports' cost as a
+multiple of the trace's, medians of the same runs (issue 13's goal: at most 1 on the
+feeder, 2 on the 50-block feeder, ``tools/feeder_n.py 50``).
 
-    python tools/bench_feeder.py [--runs 9] [--file fixtures/feeder.toml]
+    python tools/bench_feeder.py [--runs 9] [--file fixtures/feeder.toml] [--until T]
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ import time
 from pathlib import Path
 
 from cspace import analyze, load, trace
+from cspace.describe import statistics as table_2
+from cspace.describe import to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def one_run(path: Path) -> tuple[dict[str, float], dict[str, int]]:
+def one_run(path: Path, until: float | None) -> tuple[dict[str, float], dict[str, int]]:
     seconds: dict[str, float] = {}
     start = time.perf_counter()
     mechanism = load(path)
@@ -28,9 +33,12 @@ def one_run(path: Path) -> tuple[dict[str, float], dict[str, int]]:
     analysis = analyze(mechanism)
     seconds.update(analysis.timings)
     start = time.perf_counter()
-    result = trace(analysis)
+    result = trace(analysis, until=until)
     seconds["trace"] = time.perf_counter() - start
     seconds["total"] = sum(seconds.values())
+    start = time.perf_counter()
+    to_json(result, statistics=table_2(result))
+    seconds["--json --stats"] = time.perf_counter() - start
     counts = {"LP solves": result.stats.lp_solves, "explored regions": result.stats.explored_regions,
               "traversed regions": result.stats.traversed_regions, "pieces": result.stats.pieces,
               "segments": len(result.segments)}
@@ -41,9 +49,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--file", type=Path, default=ROOT / "fixtures" / "feeder.toml")
+    parser.add_argument("--until", type=float, default=None, help="trace to this time (default: the allotment)")
     args = parser.parse_args()
-    one_run(args.file)  # warm up imports and caches of the libraries
-    runs = [one_run(args.file) for _ in range(args.runs)]
+    one_run(args.file, args.until)  # warm up imports and caches of the libraries
+    runs = [one_run(args.file, args.until) for _ in range(args.runs)]
     print(f"{args.file.name}: {args.runs} runs on {platform.machine()} {platform.python_implementation()} "
           f"{platform.python_version()}")
     print(f"{'stage':<16}{'median ms':>11}{'min ms':>9}{'max ms':>9}")
@@ -54,6 +63,9 @@ def main() -> None:
     assert all(r[1] == counts for r in runs), "work counts differ between runs"
     for name, value in counts.items():
         print(f"{name:<16}{value:>11}")
+    ratios = [r[0]["--json --stats"] / r[0]["trace"] for r in runs]
+    print(f"reports / trace: {statistics.median(ratios):.2f} (median of the runs' ratios; "
+          f"min {min(ratios):.2f}, max {max(ratios):.2f})")
 
 
 if __name__ == "__main__":
