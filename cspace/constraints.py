@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import highspy
 import numpy as np
+from scipy import sparse
+from scipy.sparse.csgraph import dijkstra
 
 ROWWISE = int(highspy.MatrixFormat.kRowwise)
 MINIMIZE = int(highspy.ObjSense.kMinimize)
@@ -129,11 +131,14 @@ class ConstraintManager:
                 out.append(sign * result.objective)
         return out[0], out[1]
 
-    def essential(self, G: np.ndarray, h: np.ndarray) -> list[int]:
+    def essential(self, G: np.ndarray, h: np.ndarray, point: np.ndarray | None = None) -> list[int]:
         """Indices of the rows of ``G @ x <= h`` that are not implied by the others.
 
         Duplicates keep their first copy; a row is redundant when maximizing it over
-        the remaining rows cannot exceed its bound.
+        the remaining rows cannot exceed its bound. Given a ``point`` of the system, a row
+        bounding the difference of two variables (or one variable) is first tested against
+        the other such rows by a shortest path (:class:`Differences`); a program is solved
+        only when no path settles it. The answer is the same.
         """
         keep = []
         seen: set[tuple] = set()
@@ -143,7 +148,7 @@ class ConstraintManager:
                 seen.add(signature)
                 keep.append(i)
         if len(keep) >= WARM_ROWS:
-            return self._essential_warm(G, h, keep)
+            return self._essential_warm(G, h, keep, point)
         essential = []
         n = G.shape[1]
         for i in keep:
@@ -199,7 +204,7 @@ class ConstraintManager:
                 doubt[r] = False
         return doubt
 
-    def _essential_warm(self, G: np.ndarray, h: np.ndarray, keep: list[int]) -> list[int]:
+    def _essential_warm(self, G: np.ndarray, h: np.ndarray, keep: list[int], point: np.ndarray | None) -> list[int]:
         """:meth:`essential` for many rows: the same programs, on one model, each from the
         last one's basis. A row is dropped for its own program by lifting its bound, and
         stays dropped if it is implied (later rows are tested against the essential ones
@@ -207,6 +212,8 @@ class ConstraintManager:
         highs = self._highs
         rows = np.asarray(G[keep], float)
         m, n = rows.shape
+        margins = 100 * self.tolerance * (1 + np.abs(h[keep]))
+        paths = Differences(rows, h[keep], point, margins) if point is not None else None
         nonzero = rows != 0
         starts = np.zeros(m + 1, dtype=np.int32)
         np.cumsum(nonzero.sum(axis=1), out=starts[1:])
@@ -219,6 +226,14 @@ class ConstraintManager:
         essential = []
         for position, i in enumerate(keep):
             highs.changeRowBounds(position, -infinite, infinite)
+            settled = paths.settle(position) if paths is not None else None
+            if settled is not None:
+                if settled:
+                    essential.append(i)
+                    highs.changeRowBounds(position, -infinite, float(h[i]))
+                else:
+                    paths.drop(position)
+                continue
             cost = -np.asarray(G[i], float)
             highs.changeColsCost(n, columns, cost)
             self.solves += 1
@@ -232,7 +247,96 @@ class ConstraintManager:
             if needed:
                 essential.append(i)
                 highs.changeRowBounds(position, -infinite, float(h[i]))
+            elif paths is not None:
+                paths.drop(position)
         return essential
+
+
+class Differences:
+    """The rows of ``G @ x <= h`` that bound the difference of two variables (``s x_v - s x_u
+    <= b``) or one variable, as a graph: an edge u -> v of weight ``b / s`` (a variable
+    alone is measured against node ``n``, zero). The others are implied to make
+    ``x_v - x_u`` at most the length of any path from u to v, so a row is implied by the
+    rows still in the graph when a path other than its own edge is no longer than its
+    weight (plus its ``margin``, in its own units, as for a program). Weights are taken
+    less the difference at ``point`` (a point of the system: what is left is each row's
+    slack there, never negative beyond rounding, which is clipped, only lengthening
+    paths), so Dijkstra's shortest paths apply.
+
+    When every row is such a row, the longest ``x_v - x_u`` can be is the shortest path, so
+    a row no path implies is needed: a program would find the same (paths lengthened by
+    the clipping are allowed for).
+
+    >>> G = np.array([[1.0, -1.0], [0.0, 1.0], [1.0, 0.0]])    # x0 - x1 <= 1, x1 <= 2, x0 <= 5
+    >>> paths = Differences(G, np.array([1.0, 2.0, 5.0]), np.zeros(2), np.zeros(3))
+    >>> paths.settle(2), paths.settle(0)                       # x0 <= 3 already; x0 - x1 is needed
+    (False, True)
+    """
+
+    def __init__(self, G: np.ndarray, h: np.ndarray, point: np.ndarray, margins: np.ndarray) -> None:
+        m, n = G.shape
+        self.nodes = n + 1
+        where = np.concatenate([point, [0.0]])
+        self.edges: dict[int, tuple[int, int, float, float]] = {}   # row -> (u, v, reduced weight, margin)
+        parallel: dict[tuple[int, int], list[tuple[float, int]]] = {}
+        self.clipped = 0.0                                          # how much clipping may lengthen a path
+        for r in range(m):
+            found = _difference(G[r], n)
+            if found is None:
+                continue
+            u, v, scale = found
+            weight = h[r] / scale - (where[v] - where[u])
+            self.edges[r] = (u, v, weight, margins[r] / scale)
+            parallel.setdefault((u, v), []).append((max(weight, 0.0), r))
+            self.clipped += max(-weight, 0.0)
+        self.complete = len(self.edges) == m
+        self.parallel = {pair: sorted(rows) for pair, rows in parallel.items()}
+        pairs = sorted(self.parallel)                              # the graph's entries, row by row
+        self.position = {pair: k for k, pair in enumerate(pairs)}
+        heads = np.array([u for u, _ in pairs], dtype=np.int32).reshape(-1)
+        starts = np.searchsorted(heads, np.arange(self.nodes + 1)).astype(np.int32)
+        tails = np.array([v for _, v in pairs], dtype=np.int32).reshape(-1)
+        data = np.array([self.parallel[pair][0][0] for pair in pairs], float).reshape(-1)
+        self.graph = sparse.csr_array((data, tails, starts), shape=(self.nodes, self.nodes))
+
+    def settle(self, r: int) -> bool | None:
+        """Is row r needed (True), implied by the difference rows still in the graph, itself
+        left out (False), or is a program needed to tell (None)?"""
+        if r not in self.edges:
+            return None
+        u, v, weight, margin = self.edges[r]
+        at = self.position[(u, v)]
+        kept = self.graph.data[at]
+        others = [w for w, k in self.parallel[(u, v)] if k != r]
+        self.graph.data[at] = others[0] if others else np.inf
+        reach = (max(weight + margin, 0.0) + self.clipped) * (1 + 1e-9) + 1e-300
+        length = dijkstra(self.graph, indices=u, limit=reach)[v]
+        self.graph.data[at] = kept
+        if length <= weight + margin:
+            return False
+        return True if self.complete and length > reach else None
+
+    def drop(self, r: int) -> None:
+        """Row r is dropped: it no longer makes paths."""
+        if r not in self.edges:
+            return
+        u, v = self.edges[r][:2]
+        self.parallel[(u, v)] = [(w, k) for w, k in self.parallel[(u, v)] if k != r]
+        rest = self.parallel[(u, v)]
+        self.graph.data[self.position[(u, v)]] = rest[0][0] if rest else np.inf
+
+
+def _difference(g: np.ndarray, n: int) -> tuple[int, int, float] | None:
+    """Row g as an edge (u, v, s) of ``s x_v - s x_u <= b`` (node n: zero), if it is one."""
+    support = np.flatnonzero(g)
+    if len(support) == 1:
+        a = int(support[0])
+        return (n, a, float(g[a])) if g[a] > 0 else (a, n, float(-g[a]))
+    if len(support) == 2:
+        a, b = (int(k) for k in support)
+        if g[a] == -g[b]:
+            return (b, a, float(g[a])) if g[a] > 0 else (a, b, float(g[b]))
+    return None
 
 
 def implied_bounds(G: np.ndarray, h: np.ndarray, sweeps: int = 16) -> tuple[np.ndarray, np.ndarray]:

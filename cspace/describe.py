@@ -98,7 +98,7 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
         region = diagram.reported(segment.pieces[0].key, segment.start)
         key = (region.rows().tobytes(), region.h.tobytes())
         if key not in found:
-            found[key] = region.constraints(manager, names, 4 + extra_decimals(trace))
+            found[key] = region.constraints(manager, names, 4 + extra_decimals(trace), segment.start)
         record["constraints"] = found[key]
         segments.append(record)
     document = {

@@ -69,14 +69,16 @@ class MechanismRegion:
             tight &= ~ignored[self.owners]  # owner -1 (limits) reads the flag past the last pair: False
         return tight
 
-    def constraints(self, manager: ConstraintManager, names: list[str], decimals: int = 4) -> list[str]:
+    def constraints(self, manager: ConstraintManager, names: list[str], decimals: int = 4,
+                    point: np.ndarray | None = None) -> list[str]:
         """The region's irredundant constraints as text, like the paper's equation (1), bounds
-        with up to ``decimals`` decimals.
+        with up to ``decimals`` decimals; ``point``, a configuration in the region, lets most
+        rows be settled without a program (:meth:`ConstraintManager.essential`).
 
         For the feeder's first segment: ``xb1 = 12``, ..., ``yb1 >= 1``, ``xp >= 5``, ...
         """
         G = self.rows()
-        keep = manager.essential(G, self.h)
+        keep = manager.essential(G, self.h, point)
         scale = np.max(np.abs(G[keep]), axis=1) if keep else np.zeros(0)
         rows, bounds = G[keep] / scale[:, None], self.h[keep] / scale
         # Opposite rows (np.allclose of one to the other's negation) with opposite bounds: an equality.

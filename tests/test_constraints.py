@@ -109,3 +109,45 @@ def test_implicit_equalities_take_a_few_programs_and_match_one_program_per_row(s
     assert found.tolist() == _equalities_one_program_each(G, h, 1e-7)
     assert found.sum() == 2 * ((seed % 2) + (seed % 3 > 0))
     assert manager.solves - before <= 6  # not one per row
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_rows_settled_by_shortest_paths_are_those_the_programs_keep(seed, manager):
+    """Rows bounding differences of two variables (blocks stacked and side by side) or one,
+    some parallel, some pinning a variable (an equality), sometimes with general rows mixed
+    in: given a point of the system, shortest paths settle most rows, and the rows kept are
+    those of one program each, in the same order."""
+    rng = np.random.default_rng(seed)
+    n = 8
+    point = rng.uniform(0, 10, n)
+    rows, bounds = [], []
+    for _ in range(int(rng.integers(20, 60))):
+        g = np.zeros(n)
+        a, b = rng.choice(n, 2, replace=False)
+        if rng.random() < 0.3:
+            g[a] = rng.choice([-1, 1]) * rng.uniform(0.5, 2)
+        else:
+            g[a], g[b] = 1.0, -1.0
+            g *= rng.uniform(0.5, 2)
+        slack = 0.0 if rng.random() < 0.15 else rng.uniform(0, 5)
+        rows.append(g)
+        bounds.append(float(g @ point) + slack)
+    if seed % 2:  # a variable pinned, and parallel copies of a few rows, looser or not
+        k = int(rng.integers(n))
+        rows += [np.eye(n)[k], -np.eye(n)[k]]
+        bounds += [point[k], -point[k]]
+        for r in rng.choice(len(rows) - 2, 4, replace=False):
+            rows.append(rows[r] * 2.0)
+            bounds.append(bounds[r] * 2.0 + float(rng.choice([0.0, 1.0])))
+    if seed % 4 == 3:  # general rows: the paths settle less, the programs the rest
+        for _ in range(3):
+            g = rng.normal(size=n)
+            rows.append(g)
+            bounds.append(float(g @ point) + rng.uniform(0, 3))
+    G, h = np.array(rows), np.array(bounds)
+    before = manager.solves
+    with_paths = manager.essential(G, h, point)
+    programs = manager.solves - before
+    assert with_paths == ConstraintManager(1e-10).essential(G, h)
+    if seed % 4 != 3:
+        assert programs == 0  # every row a difference: the paths settle them all
