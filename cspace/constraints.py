@@ -208,48 +208,56 @@ class ConstraintManager:
         """:meth:`essential` for many rows: the same programs, on one model, each from the
         last one's basis. A row is dropped for its own program by lifting its bound, and
         stays dropped if it is implied (later rows are tested against the essential ones
-        and those after them, as in :meth:`essential`)."""
-        highs = self._highs
+        and those after them, as in :meth:`essential`). The model is made when the first
+        program is needed (often none is, the paths settling every row)."""
         rows = np.asarray(G[keep], float)
         m, n = rows.shape
         margins = 100 * self.tolerance * (1 + np.abs(h[keep]))
         paths = Differences(rows, h[keep], point, margins) if point is not None else None
+        upper = _inf(h[keep])                      # each row's bound as the programs see it now
+        infinite = highspy.kHighsInf
+        highs = None
+        columns = np.arange(n, dtype=np.int32)
+        essential = []
+        for position, i in enumerate(keep):
+            upper[position] = infinite
+            if highs is not None:
+                highs.changeRowBounds(position, -infinite, infinite)
+            settled = paths.settle(position) if paths is not None else None
+            if settled is None:
+                if highs is None:
+                    highs = self._model(rows, upper)
+                cost = -rows[position]
+                highs.changeColsCost(n, columns, cost)
+                self.solves += 1
+                status = self._run()
+                if status == highspy.HighsModelStatus.kOptimal:
+                    x = np.array(highs.getSolution().col_value)
+                    settled = -float(cost @ x) > h[i] + margins[position]
+                else:
+                    settled = True
+            if settled:
+                essential.append(i)
+                upper[position] = float(h[i])
+                if highs is not None:
+                    highs.changeRowBounds(position, -infinite, float(h[i]))
+            elif paths is not None:
+                paths.drop(position)
+        return essential
+
+    def _model(self, rows: np.ndarray, upper: np.ndarray) -> highspy._Highs:
+        """The HiGHS model of ``rows @ x <= upper``, free variables, passed and ready."""
+        m, n = rows.shape
         nonzero = rows != 0
         starts = np.zeros(m + 1, dtype=np.int32)
         np.cumsum(nonzero.sum(axis=1), out=starts[1:])
         infinite = highspy.kHighsInf
+        highs = self._highs
         highs.clearModel()
         highs.passModel(n, m, int(starts[-1]), ROWWISE, MINIMIZE, 0.0, np.zeros(n), np.full(n, -infinite),
-                        np.full(n, infinite), np.full(m, -infinite), _inf(h[keep]), starts,
+                        np.full(n, infinite), np.full(m, -infinite), upper.copy(), starts,
                         np.nonzero(nonzero)[1].astype(np.int32), rows[nonzero], np.zeros(n, dtype=np.int32))
-        columns = np.arange(n, dtype=np.int32)
-        essential = []
-        for position, i in enumerate(keep):
-            highs.changeRowBounds(position, -infinite, infinite)
-            settled = paths.settle(position) if paths is not None else None
-            if settled is not None:
-                if settled:
-                    essential.append(i)
-                    highs.changeRowBounds(position, -infinite, float(h[i]))
-                else:
-                    paths.drop(position)
-                continue
-            cost = -np.asarray(G[i], float)
-            highs.changeColsCost(n, columns, cost)
-            self.solves += 1
-            status = self._run()
-            margin = 100 * self.tolerance * (1 + abs(h[i]))
-            if status == highspy.HighsModelStatus.kOptimal:
-                x = np.array(highs.getSolution().col_value)
-                needed = -float(cost @ x) > h[i] + margin
-            else:
-                needed = True
-            if needed:
-                essential.append(i)
-                highs.changeRowBounds(position, -infinite, float(h[i]))
-            elif paths is not None:
-                paths.drop(position)
-        return essential
+        return highs
 
 
 class Differences:
