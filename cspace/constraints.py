@@ -140,13 +140,8 @@ class ConstraintManager:
         the other such rows by a shortest path (:class:`Differences`); a program is solved
         only when no path settles it. The answer is the same.
         """
-        keep = []
-        seen: set[tuple] = set()
-        for i, (g, b) in enumerate(zip(G, h)):
-            signature = tuple(np.round(np.append(g, b), 12))
-            if signature not in seen:
-                seen.add(signature)
-                keep.append(i)
+        signatures = np.round(np.column_stack([G, h]), 12) + 0.0  # + 0.0: -0.0 is 0.0, as in a comparison
+        keep = sorted(np.unique(signatures, axis=0, return_index=True)[1].tolist()) if len(h) else []
         if len(keep) >= WARM_ROWS:
             return self._essential_warm(G, h, keep, point)
         essential = []
@@ -288,12 +283,10 @@ class Differences:
         self.edges: dict[int, tuple[int, int, float, float]] = {}   # row -> (u, v, reduced weight, margin)
         parallel: dict[tuple[int, int], list[tuple[float, int]]] = {}
         self.clipped = 0.0                                          # how much clipping may lengthen a path
-        for r in range(m):
-            found = _difference(G[r], n)
-            if found is None:
-                continue
-            u, v, scale = found
-            weight = h[r] / scale - (where[v] - where[u])
+        rows, heads, tails, scales = _differences(G)
+        weights = h[rows] / scales - (where[tails] - where[heads])
+        for r, u, v, scale, weight in zip(rows.tolist(), heads.tolist(), tails.tolist(), scales.tolist(),
+                                          weights.tolist()):
             self.edges[r] = (u, v, weight, margins[r] / scale)
             parallel.setdefault((u, v), []).append((max(weight, 0.0), r))
             self.clipped += max(-weight, 0.0)
@@ -306,10 +299,29 @@ class Differences:
         tails = np.array([v for _, v in pairs], dtype=np.int32).reshape(-1)
         data = np.array([self.parallel[pair][0][0] for pair in pairs], float).reshape(-1)
         self.graph = sparse.csr_array((data, tails, starts), shape=(self.nodes, self.nodes))
+        self.strict = self._strictly_implied()
+        for r in self.strict:
+            self.drop(r)
+
+    def _strictly_implied(self) -> set[int]:
+        """Rows a path of other rows undercuts by more than the clipping and a thousand
+        margins, from one all-pairs search. Any order of tests drops them: were two such
+        rows each needed for the other's path, the two paths would close a cycle shorter
+        than zero, which no point satisfies. So they leave the graph at once, and a row
+        tested later misses nothing by their going (what they imply, the paths do)."""
+        if not self.edges:
+            return set()
+        distances = dijkstra(self.graph)
+        rows = np.array(list(self.edges))
+        u, v, weight, margin = (np.array([self.edges[r][k] for r in rows]) for k in range(4))
+        under = distances[u.astype(int), v.astype(int)] < weight - (self.clipped + 1000 * margin)
+        return set(rows[under].tolist())
 
     def settle(self, r: int) -> bool | None:
         """Is row r needed (True), implied by the difference rows still in the graph, itself
         left out (False), or is a program needed to tell (None)?"""
+        if r in self.strict:
+            return False
         if r not in self.edges:
             return None
         u, v, weight, margin = self.edges[r]
@@ -334,17 +346,26 @@ class Differences:
         self.graph.data[self.position[(u, v)]] = rest[0][0] if rest else np.inf
 
 
-def _difference(g: np.ndarray, n: int) -> tuple[int, int, float] | None:
-    """Row g as an edge (u, v, s) of ``s x_v - s x_u <= b`` (node n: zero), if it is one."""
-    support = np.flatnonzero(g)
-    if len(support) == 1:
-        a = int(support[0])
-        return (n, a, float(g[a])) if g[a] > 0 else (a, n, float(-g[a]))
-    if len(support) == 2:
-        a, b = (int(k) for k in support)
-        if g[a] == -g[b]:
-            return (b, a, float(g[a])) if g[a] > 0 else (a, b, float(g[b]))
-    return None
+def _differences(G: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of G that are edges of :class:`Differences`: each row, its edge's head u and
+    tail v, and its scale s (``s x_v - s x_u <= b``; node n, zero, stands for a variable alone)."""
+    m, n = G.shape
+    nonzero = G != 0
+    count = nonzero.sum(axis=1)
+    first = np.argmax(nonzero, axis=1)
+    last = n - 1 - np.argmax(nonzero[:, ::-1], axis=1)
+    g_first, g_last = G[np.arange(m), first], G[np.arange(m), last]
+    single = count == 1
+    pair = (count == 2) & (g_first == -g_last)
+    rows = np.flatnonzero(single | pair)
+    f, l, a, b = first[rows], last[rows], g_first[rows], g_last[rows]
+    alone = single[rows]
+    # a alone: a x_f <= h is x_f - 0 <= h / a (0 -> f) if a > 0, else 0 - x_f <= h / -a (f -> 0);
+    # a pair: a x_f + b x_l <= h with b = -a is x_f - x_l <= h / a (l -> f) if a > 0, else f -> l.
+    heads = np.where(alone, np.where(a > 0, n, f), np.where(a > 0, l, f))
+    tails = np.where(alone, np.where(a > 0, f, n), np.where(a > 0, f, l))
+    scales = np.where(a > 0, a, np.where(alone, -a, b))
+    return rows, heads, tails, scales.astype(float)
 
 
 def implied_bounds(G: np.ndarray, h: np.ndarray, sweeps: int = 16) -> tuple[np.ndarray, np.ndarray]:
@@ -361,22 +382,32 @@ def implied_bounds(G: np.ndarray, h: np.ndarray, sweeps: int = 16) -> tuple[np.n
     """
     m, n = G.shape
     lower, upper = np.full(n, -np.inf), np.full(n, np.inf)
-    positive, negative = G > 0, G < 0
+    rows, columns = np.nonzero(G)                  # the terms, row by row: a region's rows have few
+    g = G[rows, columns]
+    positive = g > 0
+    wide = np.flatnonzero((G != 0).sum(axis=1) > 2)  # summed densely, in numpy's own order, as they were
     for _ in range(sweeps):
         # Smallest value each term can take, and how many terms are unbounded below.
         with np.errstate(invalid="ignore"):
-            least = np.where(positive, G * lower, 0.0) + np.where(negative, G * upper, 0.0)
+            least = g * np.where(positive, lower[columns], upper[columns])
         unbounded = np.isinf(least)
-        finite_sum = np.where(unbounded, 0.0, least).sum(axis=1, keepdims=True)
-        count = unbounded.sum(axis=1, keepdims=True)
+        finite = np.where(unbounded, 0.0, least)
+        finite_sum = np.bincount(rows, weights=finite, minlength=m)
+        if len(wide):
+            dense = np.zeros((len(wide), n))
+            mine = np.isin(rows, wide)
+            dense[np.searchsorted(wide, rows[mine]), columns[mine]] = finite[mine]
+            finite_sum[wide] = dense.sum(axis=1)
+        count = np.bincount(rows, weights=unbounded, minlength=m)
         # Room left for each term: h minus the others' least values (only if they are all finite).
-        others = finite_sum - np.where(unbounded, 0.0, least)
-        usable = (count == 0) | ((count == 1) & unbounded)
-        room = np.where(usable, h[:, None] - others, np.inf)
+        others = finite_sum[rows] - finite
+        usable = (count[rows] == 0) | ((count[rows] == 1) & unbounded)
+        room = np.where(usable, h[rows] - others, np.inf)
         with np.errstate(divide="ignore", invalid="ignore"):
-            limit = room / G
-        new_upper = np.min(np.where(positive, limit, np.inf), axis=0, initial=np.inf)
-        new_lower = np.max(np.where(negative, limit, -np.inf), axis=0, initial=-np.inf)
+            limit = room / g
+        new_upper, new_lower = np.full(n, np.inf), np.full(n, -np.inf)
+        np.minimum.at(new_upper, columns[positive], limit[positive])
+        np.maximum.at(new_lower, columns[~positive], limit[~positive])
         tighter_upper, tighter_lower = np.minimum(upper, new_upper), np.maximum(lower, new_lower)
         if np.array_equal(tighter_upper, upper) and np.array_equal(tighter_lower, lower):
             break

@@ -151,3 +151,36 @@ def test_rows_settled_by_shortest_paths_are_those_the_programs_keep(seed, manage
     assert with_paths == ConstraintManager(1e-10).essential(G, h)
     if seed % 4 != 3:
         assert programs == 0  # every row a difference: the paths settle them all
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_implied_bounds_hold_every_point_and_are_exact_on_chains(seed, manager):
+    """Interval propagation (no program) against the programs' own bounds: never tighter on
+    random systems with rows of one to four terms, and equal on a chain of differences
+    (blocks stacked on a floor under a lid), the structure of a mechanism's regions."""
+    from cspace.constraints import implied_bounds
+
+    rng = np.random.default_rng(seed)
+    n = 6
+    rows, bounds = [np.eye(n)[k] for k in range(n)] + [-np.eye(n)[k] for k in range(n)], [5.0] * n + [5.0] * n
+    for _ in range(12):
+        g = np.zeros(n)
+        cols = rng.choice(n, int(rng.integers(1, 5)), replace=False)
+        g[cols] = rng.normal(size=len(cols))
+        rows.append(g)
+        bounds.append(float(np.abs(g).sum() * rng.uniform(0.5, 3)))
+    G, h = np.array(rows), np.array(bounds)
+    lower, upper = implied_bounds(G, h)
+    for j in range(n):
+        low, high = manager.bounds(G, h, j)
+        assert lower[j] <= low + 1e-9 and upper[j] >= high - 1e-9
+    chain, limits = [-np.eye(n)[0]], [0.0]                      # x0 >= 0, x_{k+1} - x_k >= 1 + k, x5 <= 30
+    for k in range(n - 1):
+        chain.append(np.eye(n)[k] - np.eye(n)[k + 1])
+        limits.append(-(1.0 + k))
+    chain.append(np.eye(n)[n - 1])
+    limits.append(30.0)
+    G, h = np.array(chain), np.array(limits)
+    lower, upper = implied_bounds(G, h)
+    exact = np.array([manager.bounds(G, h, j) for j in range(n)])
+    assert np.allclose(lower, exact[:, 0]) and np.allclose(upper, exact[:, 1])
