@@ -141,7 +141,10 @@ class ConstraintManager:
         only when no path settles it. The answer is the same.
         """
         signatures = np.round(np.column_stack([G, h]), 12) + 0.0  # + 0.0: -0.0 is 0.0, as in a comparison
-        keep = sorted(np.unique(signatures, axis=0, return_index=True)[1].tolist()) if len(h) else []
+        first: dict[bytes, int] = {}
+        for i, signature in enumerate(signatures):
+            first.setdefault(signature.tobytes(), i)
+        keep = sorted(first.values())
         if len(keep) >= WARM_ROWS:
             return self._essential_warm(G, h, keep, point)
         essential = []
@@ -299,6 +302,7 @@ class Differences:
         tails = np.array([v for _, v in pairs], dtype=np.int32).reshape(-1)
         data = np.array([self.parallel[pair][0][0] for pair in pairs], float).reshape(-1)
         self.graph = sparse.csr_array((data, tails, starts), shape=(self.nodes, self.nodes))
+        self.dropped: set[int] = set()
         self.strict = self._strictly_implied()
         for r in self.strict:
             self.drop(r)
@@ -338,8 +342,9 @@ class Differences:
 
     def drop(self, r: int) -> None:
         """Row r is dropped: it no longer makes paths."""
-        if r not in self.edges:
+        if r not in self.edges or r in self.dropped:
             return
+        self.dropped.add(r)
         u, v = self.edges[r][:2]
         self.parallel[(u, v)] = [(w, k) for w, k in self.parallel[(u, v)] if k != r]
         rest = self.parallel[(u, v)]
