@@ -306,6 +306,7 @@ class Differences:
         self.strict = self._strictly_implied()
         for r in self.strict:
             self.drop(r)
+        self.needed = self._clearly_needed() if self.complete else set()
 
     def _strictly_implied(self) -> set[int]:
         """Rows a path of other rows undercuts by more than the clipping and a thousand
@@ -321,11 +322,36 @@ class Differences:
         under = distances[u.astype(int), v.astype(int)] < weight - (self.clipped + 1000 * margin)
         return set(rows[under].tolist())
 
+    def _clearly_needed(self) -> set[int]:
+        """Rows no path of the others comes near, from one all-pairs search: any path that
+        avoids a row's edge is a parallel edge, or a shortest path to some other node and
+        an edge from there, so the least of those bounds it below. A row whose bound
+        exceeds its weight by more than the clipping and its margin is needed in any
+        order of tests (dropping rows only lengthens paths)."""
+        distances = dijkstra(self.graph)
+        weights = np.full((self.nodes, self.nodes), np.inf)
+        for (u, v), rows in self.parallel.items():
+            if rows:
+                weights[u, v] = rows[0][0]
+        rows = [r for r in self.edges if r not in self.dropped]
+        if not rows:
+            return set()
+        u, v, weight, margin = (np.array([self.edges[r][k] for r in rows]) for k in range(4))
+        u, v = u.astype(int), v.astype(int)
+        through = distances[u] + weights[:, v].T
+        through[np.arange(len(rows)), u] = np.inf
+        parallel = np.array([next((w for w, k in self.parallel[(a, b)] if k != r), np.inf)
+                             for r, a, b in zip(rows, u.tolist(), v.tolist())])
+        least = np.minimum(through.min(axis=1), parallel)
+        return {r for r, clear in zip(rows, least - self.clipped > (weight + margin) * (1 + 1e-9) + 1e-300) if clear}
+
     def settle(self, r: int) -> bool | None:
         """Is row r needed (True), implied by the difference rows still in the graph, itself
         left out (False), or is a program needed to tell (None)?"""
         if r in self.strict:
             return False
+        if r in self.needed:
+            return True
         if r not in self.edges:
             return None
         u, v, weight, margin = self.edges[r]
