@@ -241,17 +241,17 @@ def _run_entries(points: np.ndarray, features: list[str], faces: list[tuple[str,
     turn = 1.0 if _cross(rel[:-1], rel[1:]).sum() > 0 else -1.0
     sweep = _sweep(start - center, end - center, turn)
     face = faces[run[i] % n][0]
+    arc = (cx, cy, turn * radius)
     out = straight[:i + 1]
-    if math.dist(start, points[run[i] % n]) > near:
-        out.append((start, face, faces[run[i] % n], _STRAIGHT))
+    if math.dist(start, points[run[i] % n]) <= near:          # the arc starts at the run's vertex
+        out[-1] = (start, out[-1][1], (face,), arc)
+    else:                                                     # or part way along its edge
+        out.append((start, face, (face,), arc))
     count = max(1, math.ceil(sweep / (math.pi / 2) - 1e-9))
     a0 = math.atan2(start[1] - cy, start[0] - cx)
-    arc = (cx, cy, turn * radius)
-    points_on = [start] + [center + radius * np.array([math.cos(a0 + turn * sweep * m / count),
-                                                       math.sin(a0 + turn * sweep * m / count)]) for m in range(1, count)]
-    first_feature = out[-1][1] if math.dist(start, points[run[i] % n]) <= near else face
-    out[-1] = (start, first_feature, (face,), arc)
-    out.extend((p, face, (face,), arc) for p in points_on[1:])
+    out.extend((center + radius * np.array([math.cos(a0 + turn * sweep * m / count),
+                                            math.sin(a0 + turn * sweep * m / count)]), face, (face,), arc)
+               for m in range(1, count))
     after = run[j + 1]
     if math.dist(end, points[after % n]) > near:
         out.append((end, face, faces[run[j] % n], _STRAIGHT))

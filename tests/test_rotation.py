@@ -239,6 +239,39 @@ def test_contact_curves_of_rounded_shapes_on_integer_points(seed):
         assert _agree_touching(truth, _blocked(found, 0, vs, True), touching, vs, found, 0.01)
 
 
+@pytest.mark.parametrize("name, arc", [("geneva", None), ("eccentric-cam", None), ("gears", 1e-6)])
+def test_arcs_made_again_lie_on_the_drawn_profiles(name, arc):
+    """Every arc edge the builder makes from a flattened outline lies on the part as drawn
+    (shapely, arcs sampled within 1e-9 of the size): its centre and radius are the arc's
+    own, its ends where the profile runs. The gears at arc 1e-6 flatten each flank's five
+    arcs, all one face, into 8 facets or more, so they are made arcs too."""
+    from cspace.analysis import _PairBuilder
+    from cspace.geometry import region_of
+
+    text = fixture_path(name).read_text()
+    mechanism = loads(text + f"\n[tolerance]\narc = {arc}\n" if arc else text)
+    builder = _PairBuilder(mechanism)
+    tol = mechanism.tolerance
+    made = 0
+    for part in mechanism.parts:
+        if not any(mechanism.coordinate(c).is_angle for c in part.coordinates):
+            continue
+        for index, slice_ in enumerate(part.slices):
+            exact = builder._exact(part.name, index, builder.shape(part, index))
+            drawn = region_of(slice_.profiles, 1e-9 * tol.size, mechanism.origin).boundary
+            for i in exact.arcs:
+                centre, radius = exact.centers[i], exact.radii[i]
+                start = exact.vertices[i] - centre
+                end = exact.vertices[exact.following[i]] - centre
+                sweep = np.remainder(np.sign(radius) * (np.arctan2(end[1], end[0]) - np.arctan2(start[1], start[0])),
+                                     2 * np.pi)
+                angles = np.arctan2(start[1], start[0]) + np.sign(radius) * sweep * np.linspace(0, 1, 9)
+                points = centre + abs(radius) * np.stack([np.cos(angles), np.sin(angles)], 1)
+                assert shapely.distance(drawn, shapely.points(points)).max() <= 10 * tol.quantum + 1e-9 * tol.size
+                made += 1
+    assert made >= 4
+
+
 def test_flattened_arcs_are_made_arcs_again():
     """The Geneva crank's pin (a circle) becomes four quarter arcs about its centre and its
     locking disk's rim quarter arcs about the pivot; every arc's ends lie on its circle."""
