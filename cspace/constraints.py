@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import highspy
 import numpy as np
 from scipy import sparse
-from scipy.sparse.csgraph import dijkstra
+from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, shortest_path
 
 ROWWISE = int(highspy.MatrixFormat.kRowwise)
 MINIMIZE = int(highspy.ObjSense.kMinimize)
@@ -28,6 +28,7 @@ INFEASIBLE = "infeasible"
 OPTIMAL = "optimal"
 UNBOUNDED = "unbounded"
 SLACK_CAP = 1.0  # largest slack a row is credited with when the implicit equalities are sought
+SMALL_GRAPH = 40  # shortest paths over at most this many nodes are searched in numpy, more in scipy
 WARM_ROWS = 8  # a redundancy test of this many rows or more keeps one model and warm-starts its programs
 
 
@@ -131,15 +132,23 @@ class ConstraintManager:
                 out.append(sign * result.objective)
         return out[0], out[1]
 
-    def essential(self, G: np.ndarray, h: np.ndarray, point: np.ndarray | None = None) -> list[int]:
-        """Indices of the rows of ``G @ x <= h`` that are not implied by the others.
+    def essential(self, G: np.ndarray | sparse.csr_array, h: np.ndarray, point: np.ndarray | None = None) -> list[int]:
+        """Indices of the rows of ``G @ x <= h`` (G dense or sparse) that are not implied by the others.
 
         Duplicates keep their first copy; a row is redundant when maximizing it over
-        the remaining rows cannot exceed its bound. Given a ``point`` of the system, a row
-        bounding the difference of two variables (or one variable) is first tested against
-        the other such rows by a shortest path (:class:`Differences`); a program is solved
-        only when no path settles it. The answer is the same.
+        the remaining rows cannot exceed its bound. Given a ``point`` of the system, a
+        system of differences of two variables (or one variable), as a translating
+        mechanism's regions are, is reduced by shortest paths alone
+        (:meth:`DifferenceGraph.essential`; where rows imply one another in a cycle, the
+        equalities, it chooses among them as it says); otherwise such rows are first
+        tested against the others of their kind by a shortest path (:class:`Differences`)
+        and a program is solved only when no path settles one, with the programs' answer.
         """
+        if point is not None and len(h) >= WARM_ROWS:
+            graph = DifferenceGraph(G, h, point, 100 * self.tolerance * (1 + np.abs(h)))
+            if graph.complete:
+                return graph.essential()
+        G = G.toarray() if sparse.issparse(G) else G
         signatures = np.round(np.column_stack([G, h]), 12) + 0.0  # + 0.0: -0.0 is 0.0, as in a comparison
         first: dict[bytes, int] = {}
         for i, signature in enumerate(signatures):
@@ -159,24 +168,42 @@ class ConstraintManager:
                 essential.append(i)
         return essential
 
-    def equalities(self, G: np.ndarray, h: np.ndarray, tolerances: np.ndarray, free: np.ndarray) -> np.ndarray:
-        """Mask of the implicit equalities of ``G @ x <= h``: the rows no point leaves more
-        than its tolerance of slack on. Rows flagged ``free`` are known not to be (a point
-        with slack on them is known).
+    def equalities(self, G: np.ndarray | sparse.csr_array, h: np.ndarray, tolerances: np.ndarray,
+                   points: np.ndarray | None = None) -> np.ndarray:
+        """Mask of the implicit equalities of ``G @ x <= h`` (G dense or sparse): the rows no
+        point leaves more than its tolerance of slack on. ``points`` (one per row), such as
+        a trace's configurations, clear the rows they leave slack on if they are points of
+        the system (within the tolerances; others are passed over); and
+        when every row bounds a difference of two variables (or one), shortest paths from
+        the first of them decide the rows (:meth:`DifferenceGraph.equalities`), leaving to
+        programs only those too close to tell.
 
-        A few programs decide them all: each maximizes the rows' slacks (each capped at
+        A few programs decide the rest: each maximizes the rows' slacks (each capped at
         ``SLACK_CAP``) summed over the rows in doubt, and clears those its point leaves
         slack on; when one clears none, the rows left are equalities if the largest sum is
         within their tolerance, and are otherwise decided one program each (minimizing the
         row over the others). The answer is that of one program per row.
 
         >>> G = np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])
-        >>> ConstraintManager(1e-10).equalities(G, np.array([1.0, -1.0, 1.0, 0.0]), np.full(4, 1e-9),
-        ...                                     np.zeros(4, bool)).tolist()
+        >>> ConstraintManager(1e-10).equalities(G, np.array([1.0, -1.0, 1.0, 0.0]), np.full(4, 1e-9)).tolist()
         [True, True, False, False]
         """
         m, n = G.shape
-        doubt = ~np.asarray(free, bool).copy()
+        doubt = np.ones(m, bool)
+        known = np.zeros(m, bool)
+        points = np.zeros((0, n)) if points is None else np.asarray(points, float).reshape(-1, n)
+        first = next((p for p in points if np.all(h - G @ p >= -tolerances)), None)
+        if first is not None and m:
+            graph = DifferenceGraph(G, h, first, np.zeros(m))
+            if graph.complete:
+                verdict = graph.equalities(tolerances)
+                known = verdict == 1
+                doubt = verdict == -1
+            if doubt.any():
+                slack = h[None, :] - (G @ points.T).T
+                inside = np.all(slack >= -tolerances, axis=1)
+                doubt &= ~np.any(slack[inside] > tolerances, axis=0)
+        G = G.toarray() if sparse.issparse(G) and doubt.any() else G
         while doubt.any():
             rows = np.flatnonzero(doubt)
             slack = np.zeros((m, len(rows)))
@@ -192,7 +219,7 @@ class ConstraintManager:
                 doubt &= ~cleared
                 continue
             if -result.objective <= tolerances[doubt].min():
-                return doubt
+                return doubt | known
             break
         for r in np.flatnonzero(doubt):
             others = np.delete(np.arange(m), r)
@@ -200,7 +227,7 @@ class ConstraintManager:
                                 np.full(n, np.inf))
             if not (result.ok and h[r] - result.objective <= tolerances[r]):
                 doubt[r] = False
-        return doubt
+        return doubt | known
 
     def _essential_warm(self, G: np.ndarray, h: np.ndarray, keep: list[int], point: np.ndarray | None) -> list[int]:
         """:meth:`essential` for many rows: the same programs, on one model, each from the
@@ -256,6 +283,116 @@ class ConstraintManager:
                         np.full(n, infinite), np.full(m, -infinite), upper.copy(), starts,
                         np.nonzero(nonzero)[1].astype(np.int32), rows[nonzero], np.zeros(n, dtype=np.int32))
         return highs
+
+
+class DifferenceGraph:
+    """Rows of ``G @ x <= h`` that bound differences of two variables or one variable (every
+    row of a translating mechanism's region), as a graph, all at once: edge u -> v for
+    ``s x_v - s x_u <= b`` (node n, zero, stands in for a variable alone), weighted by the
+    row's slack at ``point`` in the edge's units (negative rounding clipped to zero, which
+    only lengthens paths: ``clipped`` bounds by how much). All shortest paths come from one
+    search; ``complete`` says whether every row is an edge.
+
+    A row is redundant when a path of other rows is no longer than its weight plus its
+    ``margin`` (in its own units, as for a program), and an implicit equality when the
+    shortest way back from v to u closes a cycle no longer than its tolerance: a system of
+    differences answers both without a program.
+
+    >>> G = np.array([[1.0, -1.0], [0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]])  # x0 - x1 <= 1, x1 <= 2, 0 <= x0 <= 5
+    >>> graph = DifferenceGraph(G, np.array([1.0, 2.0, 5.0, 0.0]), np.zeros(2), np.zeros(4))
+    >>> graph.essential()                                                # x0 <= 3 already
+    [0, 1, 3]
+    """
+
+    def __init__(self, G: np.ndarray, h: np.ndarray, point: np.ndarray, margins: np.ndarray) -> None:
+        m, n = G.shape
+        self.rows, self.heads, self.tails, self.scales = _differences(G)
+        self.complete = len(self.rows) == m
+        where = np.concatenate([point, [0.0]])
+        weight = h[self.rows] / self.scales - (where[self.tails] - where[self.heads])
+        self.clipped = float(np.sum(np.maximum(-weight[np.isfinite(weight)], 0.0)))
+        self.point = np.asarray(point, float)
+        self.weight = np.maximum(weight, 0.0)
+        self.slop = margins[self.rows] / self.scales + self.clipped
+        self.nodes = n + 1
+        least = np.full((self.nodes, self.nodes), np.inf)
+        np.minimum.at(least, (self.heads, self.tails), self.weight)
+        np.fill_diagonal(least, 0.0)
+        self.distance = _shortest_paths(least)
+
+    def essential(self) -> list[int]:
+        """The rows (positions in G) of an irredundant system equivalent to the edges.
+
+        Nodes joined both ways by rows tight within their margin make one class, pinned
+        to one another (the equalities): each class keeps rows joining it at zero length
+        (:meth:`_pinning`). Between classes the graph has no cycle of zero length, so the
+        least row from class A to class B (the first of equal ones) is needed exactly when
+        no third class C lies on a path as short (Larsen et al., minimal constraint
+        graphs); the others are implied. Among equal rows, one between the classes'
+        representatives (the zero node, else the first variable) is preferred, so that
+        a bound reads as one: ``xp >= 5`` rather than ``xp - xb1 >= -7`` when ``xb1 = 12``.
+        """
+        finite = np.isfinite(self.weight)
+        zero = finite & (self.weight <= self.slop)
+        adjacency = np.zeros((self.nodes, self.nodes), bool)
+        adjacency[self.heads[zero], self.tails[zero]] = True
+        classes, label = _strong_components(adjacency)
+        kept = self._pinning(zero, classes, label)
+        first = np.full(classes, self.nodes)
+        np.minimum.at(first, label, np.arange(self.nodes))
+        first[label[-1]] = self.nodes - 1
+        a, b = label[self.heads], label[self.tails]
+        between = finite & (a != b)
+        least = np.full((classes, classes), np.inf)
+        np.minimum.at(least, (a[between], b[between]), self.weight[between])
+        candidates = np.flatnonzero(between & (self.weight <= least[a, b] + self.slop))
+        others = (first[a[candidates]] != self.heads[candidates]).astype(int) + (first[b[candidates]] != self.tails[candidates])
+        candidates = candidates[np.argsort(others, kind="stable")]      # rows between representatives first
+        _, firsts = np.unique(a[candidates] * classes + b[candidates], return_index=True)
+        chosen = candidates[firsts]
+        if len(chosen):
+            reps = self.distance[np.ix_(first, first)]
+            ca, cb = a[chosen], b[chosen]
+            through = reps[ca] + reps[:, cb].T
+            through[np.arange(len(chosen)), ca] = np.inf
+            through[np.arange(len(chosen)), cb] = np.inf
+            needed = through.min(axis=1) > least[ca, cb] + self.slop[chosen]
+            kept.extend(chosen[needed].tolist())
+        return sorted(self.rows[kept].tolist())
+
+    def _pinning(self, zero: np.ndarray, classes: int, label: np.ndarray) -> list[int]:
+        """Rows that keep each class joined at zero length, none implied by the others
+        (:func:`_pinned`); of the tight rows each way between two nodes only the first counts."""
+        pairs: dict[tuple[int, int], int] = {}
+        for e in np.flatnonzero(zero & (label[self.heads] == label[self.tails])).tolist():
+            pairs.setdefault((int(self.heads[e]), int(self.tails[e])), e)
+        by_class: dict[int, dict[tuple[int, int], int]] = {}
+        for (u, v), e in pairs.items():
+            by_class.setdefault(int(label[u]), {})[(u, v)] = e
+        kept = []
+        for c in sorted(by_class):
+            members = np.flatnonzero(label == c).tolist()
+            first = members[-1] if members[-1] == self.nodes - 1 else members[0]
+            kept += _pinned([first] + members, by_class[c])
+        return kept
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least and greatest value of each variable over the system: the point less
+        the shortest path to the zero node, and plus the shortest path from it (the
+        clipping can only widen them)."""
+        zero = self.nodes - 1
+        return self.point - self.distance[:zero, zero], self.point + self.distance[zero, :zero]
+
+    def equalities(self, tolerances: np.ndarray) -> np.ndarray:
+        """Per row: 1 an implicit equality (no point leaves it more than its tolerance of
+        slack), 0 not, -1 too close to tell (the clipping blurs it). A row's largest slack
+        is its weight plus the shortest path back, times its scale."""
+        back = self.distance[self.tails, self.heads]
+        largest = (self.weight + back) * self.scales
+        out = np.full(len(self.rows), -1)
+        out[largest <= tolerances[self.rows]] = 1
+        out[largest - 2 * self.clipped * self.scales > tolerances[self.rows]] = 0
+        return out
 
 
 class Differences:
@@ -377,26 +514,145 @@ class Differences:
         self.graph.data[self.position[(u, v)]] = rest[0][0] if rest else np.inf
 
 
-def _differences(G: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The rows of G that are edges of :class:`Differences`: each row, its edge's head u and
-    tail v, and its scale s (``s x_v - s x_u <= b``; node n, zero, stands for a variable alone)."""
+def _pinned(members: list[int], pairs: dict[tuple[int, int], int]) -> list[int]:
+    """Rows of ``pairs`` ((u, v) -> row, tight, joining ``members`` strongly) none implied by
+    the others, which still join them: the rows each equality needs, read as ``x = c``
+    where they can be.
+
+    Nodes joined by opposite pairs make components, each spanned by a tree of them
+    grown breadth first from its first member (``members`` lists the preferred root
+    first: the zero node if it is one); each branch keeps its row each way, other pairs
+    are implied. One-way rows inside a component are implied; between components they
+    are dropped in order while the components stay joined. Last a branch is dropped
+    if a way round it is left, which needs a one-way row out of the branch's near side
+    and one into its far side.
+    """
+    opposite: dict[int, list[int]] = {}
+    for u, v in pairs:
+        if (v, u) in pairs:
+            opposite.setdefault(u, []).append(v)
+    component, parent, order = {}, {}, []
+    for root in members:
+        if root in component:
+            continue
+        component[root], parent[root] = root, root
+        queue = [root]
+        for u in queue:
+            for v in opposite.get(u, []):
+                if v not in component:
+                    component[v], parent[v] = root, u
+                    queue.append(v)
+        order += queue
+    roots = sorted(set(component.values()), key=members.index)
+    at = {r: k for k, r in enumerate(roots)}
+    one_way = sorted((e for e in pairs if (e[1], e[0]) not in pairs and component[e[0]] != component[e[1]]),
+                     key=pairs.__getitem__)
+    joins = np.zeros((len(roots), len(roots)), int)
+    for u, v in one_way:
+        joins[at[component[u]], at[component[v]]] += 1
+    kept_one_way = []
+    for u, v in one_way:
+        a, b = at[component[u]], at[component[v]]
+        joins[a, b] -= 1
+        if joins[a, b] == 0 and _strong_components(joins > 0)[0] > 1:
+            joins[a, b] += 1
+            kept_one_way.append((u, v))
+    branches = [(parent[v], v) for v in order if parent[v] != v]
+    exits, entries = {v: 0 for v in order}, {v: 0 for v in order}
+    for u, v in kept_one_way:
+        exits[u] += 1
+        entries[v] += 1
+    for v in reversed(order):                     # counts over each subtree, leaves first
+        if parent[v] != v:
+            exits[parent[v]] += exits[v]
+            entries[parent[v]] += entries[v]
+    total_exits = {r: exits[r] for r in roots}
+    total_entries = {r: entries[r] for r in roots}
+    doubtful = []
+    for p, c in branches:
+        r = component[c]
+        if total_exits[r] - exits[c] and entries[c]:
+            doubtful.append((p, c))
+        if exits[c] and total_entries[r] - entries[c]:
+            doubtful.append((c, p))
+    alive = set(kept_one_way) | {(p, c) for p, c in branches} | {(c, p) for p, c in branches}
+    for u, v in sorted(doubtful, key=pairs.__getitem__):
+        alive.discard((u, v))
+        if not _reaches(alive, u, v):
+            alive.add((u, v))
+    return [pairs[e] for e in alive]
+
+
+def _reaches(edges: set[tuple[int, int]], source: int, target: int) -> bool:
+    """Does a path of ``edges`` lead from source to target?"""
+    out: dict[int, list[int]] = {}
+    for u, v in edges:
+        out.setdefault(u, []).append(v)
+    seen, queue = {source}, [source]
+    for u in queue:
+        for v in out.get(u, []):
+            if v == target:
+                return True
+            if v not in seen:
+                seen.add(v)
+                queue.append(v)
+    return False
+
+
+def _shortest_paths(lengths: np.ndarray) -> np.ndarray:
+    """All shortest paths over a dense matrix of edge lengths (inf: no edge; zero is an
+    edge). scipy's checks cost more than Floyd and Warshall's whole search in numpy on a
+    few dozen nodes, so that is used there."""
+    if len(lengths) > SMALL_GRAPH:
+        return shortest_path(csgraph_from_dense(lengths, null_value=np.inf))
+    distance = lengths.copy()
+    for k in range(len(distance)):
+        np.minimum(distance, distance[:, k, None] + distance[None, k, :], out=distance)
+    return distance
+
+
+def _strong_components(adjacency: np.ndarray) -> tuple[int, np.ndarray]:
+    """Number of strongly connected components of a small dense graph, and each node's
+    component (numbered by first node): reachability by repeated squaring."""
+    reach = adjacency | np.eye(len(adjacency), dtype=bool)
+    while True:
+        wider = (reach.astype(np.float32) @ reach.astype(np.float32)) > 0
+        if np.array_equal(wider, reach):
+            break
+        reach = wider
+    same = reach & reach.T
+    first = np.argmax(same, axis=1)
+    _, label = np.unique(first, return_inverse=True)
+    return int(label.max()) + 1 if len(label) else 0, label
+
+
+def _differences(G: np.ndarray | sparse.csr_array) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of G (dense or sparse) that are edges of :class:`Differences`: each row, its
+    edge's head u and tail v, and its scale s (``s x_v - s x_u <= b``; node n, zero, stands
+    for a variable alone)."""
     m, n = G.shape
-    nonzero = G != 0
-    count = nonzero.sum(axis=1)
-    first = np.argmax(nonzero, axis=1)
-    last = n - 1 - np.argmax(nonzero[:, ::-1], axis=1)
-    g_first, g_last = G[np.arange(m), first], G[np.arange(m), last]
+    if sparse.issparse(G):
+        terms = sparse.coo_array(G)
+        order = np.lexsort((terms.col, terms.row))
+        kept = terms.data[order] != 0
+        row, column, value = terms.row[order][kept], terms.col[order][kept], terms.data[order][kept]
+    else:
+        row, column = np.nonzero(G)
+        value = G[row, column]
+    count = np.bincount(row, minlength=m)
+    ends = np.cumsum(count)
+    first, last = np.clip(ends - count, 0, len(row) - 1), np.clip(ends - 1, 0, len(row) - 1)
     single = count == 1
-    pair = (count == 2) & (g_first == -g_last)
+    pair = (count == 2) & (value[first] == -value[last]) if len(row) else single
     rows = np.flatnonzero(single | pair)
-    f, l, a, b = first[rows], last[rows], g_first[rows], g_last[rows]
+    f, l, a, b = column[first[rows]], column[last[rows]], value[first[rows]], value[last[rows]]
     alone = single[rows]
     # a alone: a x_f <= h is x_f - 0 <= h / a (0 -> f) if a > 0, else 0 - x_f <= h / -a (f -> 0);
     # a pair: a x_f + b x_l <= h with b = -a is x_f - x_l <= h / a (l -> f) if a > 0, else f -> l.
     heads = np.where(alone, np.where(a > 0, n, f), np.where(a > 0, l, f))
     tails = np.where(alone, np.where(a > 0, f, n), np.where(a > 0, f, l))
     scales = np.where(a > 0, a, np.where(alone, -a, b))
-    return rows, heads, tails, scales.astype(float)
+    return rows, heads.astype(int), tails.astype(int), scales.astype(float)
 
 
 def implied_bounds(G: np.ndarray, h: np.ndarray, sweeps: int = 16) -> tuple[np.ndarray, np.ndarray]:

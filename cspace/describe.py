@@ -92,11 +92,11 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
     diagram = RegionDiagram(trace.analysis)
     names = [c.name for c in trace.mechanism.coordinates]
     segments = []
-    found: dict[tuple[bytes, bytes], list[str]] = {}  # segments starting in one region share its constraints
+    found: dict[bytes, list[str]] = {}  # segments starting in one region share its constraints
     for segment in trace.segments:
         record = _segment_record(trace, segment)
         region = diagram.reported(segment.pieces[0].key, segment.start)
-        key = (region.rows().tobytes(), region.h.tobytes())
+        key = region.signature()
         if key not in found:
             found[key] = region.constraints(manager, names, 4 + extra_decimals(trace), segment.start)
         record["constraints"] = found[key]
@@ -109,7 +109,38 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
     }
     if statistics is not None:
         document["statistics"] = statistics
-    return json.dumps(document, indent=2) + "\n"
+    return laid_out(document) + "\n"
+
+
+def laid_out(value: object, depth: int = 0) -> str:
+    """JSON text laid out for reading: objects and arrays of the top three levels one
+    entry to a line, arrays of strings (contacts, constraints) too, anything deeper on
+    one line. Only the layout differs from ``json.dumps(value)``; the one-line parts go
+    through json's C encoder, where an indented dump would go through its Python one.
+
+    >>> print(laid_out({"end": {"reason": "done"}, "segments": [{"contacts": ["a/b"], "parts": [[1, 2]]}]}))
+    {
+      "end": {
+        "reason": "done"
+      },
+      "segments": [
+        {
+          "contacts": [
+            "a/b"
+          ],
+          "parts": [[1, 2]]
+        }
+      ]
+    }
+    """
+    strings = isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if not value or not isinstance(value, (dict, list)) or (depth >= 3 and not strings):
+        return json.dumps(value)
+    inner, outer = "  " * (depth + 1), "  " * depth
+    if isinstance(value, dict):
+        entries = [f"{inner}{json.dumps(k)}: {laid_out(v, depth + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(entries) + f"\n{outer}}}"
+    return "[\n" + ",\n".join(f"{inner}{laid_out(v, depth + 1)}" for v in value) + f"\n{outer}]"
 
 
 def path_rows(trace: Trace) -> list[tuple]:
@@ -301,9 +332,9 @@ def _degrees_of_freedom(trace: Trace) -> int:
     """Largest dimension of a traversed region, less one per linkage (paper Table 2).
 
     A region's dimension is the coordinates' number less the rank of its implicit
-    equalities: the rows no point of the region leaves slack on. A row on which some
-    point of the region has slack is not one, so the trace's own configurations in the
-    region clear most rows, and a few programs the rest
+    equalities: the rows no point of the region leaves slack on. Shortest paths decide
+    them in a region of differences (a translating mechanism's); otherwise the trace's
+    own configurations in the region clear most rows, and a few programs the rest
     (:meth:`~cspace.constraints.ConstraintManager.equalities`)."""
     manager = ConstraintManager(trace.mechanism.tolerance.lp)
     diagram = RegionDiagram(trace.analysis)
@@ -313,13 +344,9 @@ def _degrees_of_freedom(trace: Trace) -> int:
     best = 0
     for key, seen in points.items():
         region = diagram.region(key)
-        G = region.rows()
-        slack = region.h[None, :] - np.asarray(seen) @ G.T
-        inside = np.all(slack >= -region.tolerances, axis=1)  # points of the region (in its frame)
-        free = np.any(slack[inside] > region.tolerances, axis=0)
-        equalities = G[manager.equalities(G, region.h, region.tolerances, free)]
+        equalities = region.rows(manager.equalities(region.G, region.h, region.tolerances, np.asarray(seen)))
         rank = np.linalg.matrix_rank(equalities) if len(equalities) else 0
-        best = max(best, int(G.shape[1] - rank - len(trace.analysis.linkage_tables)))
+        best = max(best, int(region.G.shape[1] - rank - len(trace.analysis.linkage_tables)))
     return best
 
 

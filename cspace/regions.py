@@ -20,7 +20,7 @@ import numpy as np
 from scipy import sparse
 
 from .analysis import Analysis
-from .constraints import ConstraintManager, implied_bounds
+from .constraints import ConstraintManager, DifferenceGraph, implied_bounds
 from .errors import TraceError
 from .layout import Stop
 from .tolerance import NOISE
@@ -58,6 +58,12 @@ class MechanismRegion:
         G = self.G if which is None else self.G[which]
         return G.toarray() if sparse.issparse(G) else G
 
+    def signature(self) -> bytes:
+        """The constraints as bytes: regions with equal signatures have equal constraints."""
+        G = self.G
+        parts = (G.indptr, G.indices, G.data) if sparse.issparse(G) else (np.asarray(G),)
+        return b"|".join(p.tobytes() for p in parts + (np.asarray(G.shape), self.h))
+
     def tight(self, q: np.ndarray) -> np.ndarray:
         """Mask of the rows holding with equality at ``q``."""
         return self.h - self.G @ q <= self.tolerances
@@ -77,19 +83,16 @@ class MechanismRegion:
 
         For the feeder's first segment: ``xb1 = 12``, ..., ``yb1 >= 1``, ``xp >= 5``, ...
         """
-        G = self.rows()
-        keep = manager.essential(G, self.h, point)
-        scale = np.max(np.abs(G[keep]), axis=1) if keep else np.zeros(0)
-        rows, bounds = G[keep] / scale[:, None], self.h[keep] / scale
-        # Opposite rows (np.allclose of one to the other's negation) with opposite bounds: an equality.
-        opposite = np.all(np.abs(rows[None, :, :] + rows[:, None, :]) <= 1e-8 + 1e-5 * np.abs(rows[:, None, :]), axis=2)
-        opposite &= np.abs(bounds[None, :] + bounds[:, None]) <= NOISE * np.maximum(np.abs(bounds[None, :]),
-                                                                                  np.abs(bounds[:, None]))
+        keep = manager.essential(self.G, self.h, point)
+        kept = self.rows(np.array(keep, dtype=int))
+        scale = np.max(np.abs(kept), axis=1) if keep else np.zeros(0)
+        rows, bounds = kept / scale[:, None], self.h[keep] / scale
+        twins = _opposites(rows, bounds)
         out, used = [], set()
         for i in range(len(keep)):
             if i in used:
                 continue
-            twin = next((k for k in np.flatnonzero(opposite[i]).tolist() if k > i and k not in used), None)
+            twin = next((k for k in twins.get(i, []) if k > i and k not in used), None)
             if twin is not None:
                 used.add(twin)
             out.append(_linear_text(rows[i], bounds[i], names, "=" if twin is not None else "<=", decimals))
@@ -99,9 +102,26 @@ class MechanismRegion:
         return f"MechanismRegion(key={self.key}, rows={len(self.h)})"
 
 
+def _opposites(rows: np.ndarray, bounds: np.ndarray) -> dict[int, list[int]]:
+    """For each row, the rows opposite it (np.allclose of one to the other's negation) with
+    opposite bounds, which make an equality. Only rows with the same variables can be
+    opposite, so only those are compared."""
+    if not len(rows):
+        return {}
+    packed = np.ascontiguousarray(np.packbits(np.abs(rows) > 1e-8, axis=1))
+    group = np.unique(packed.view(f"V{packed.shape[1]}").ravel(), return_inverse=True)[1].ravel()
+    i, k = np.nonzero((group[:, None] == group[None, :]) & ~np.eye(len(group), dtype=bool))
+    close = np.all(np.abs(rows[i] + rows[k]) <= 1e-8 + 1e-5 * np.abs(rows[i]), axis=1)
+    close &= np.abs(bounds[i] + bounds[k]) <= NOISE * np.maximum(np.abs(bounds[i]), np.abs(bounds[k]))
+    out: dict[int, list[int]] = {}
+    for a, b in zip(i[close].tolist(), k[close].tolist()):
+        out.setdefault(a, []).append(b)
+    return out
+
+
 def _linear_text(g: np.ndarray, bound: float, names: list[str], relation: str, decimals: int = 4) -> str:
     """``g @ q (relation) bound`` written with names, leading term positive (flipping <= to >=)."""
-    terms = [(c, n) for c, n in zip(g, names) if abs(c) > NOISE]
+    terms = [(float(g[j]), names[j]) for j in np.flatnonzero(np.abs(g) > NOISE).tolist()]
     if terms and terms[0][0] < 0:
         terms = [(-c, n) for c, n in terms]
         bound = -bound
@@ -398,13 +418,16 @@ class RegionDiagram:
     def reported(self, key: tuple[int, ...], q: np.ndarray) -> MechanismRegion:
         """The region for ``key`` with the linkage constraints, as the paper composes it.
 
-        Each linkage's output is bounded by what the other rows imply (interval
+        Each linkage's output is bounded by what the other rows imply (shortest paths
+        when every row bounds a difference, :meth:`DifferenceGraph.bounds`; else interval
         propagation) and by the image of its input's range; its input by the widest
         interval around its value in ``q`` whose image stays within those bounds.
         """
         region = self.region(key)
-        lower, upper = implied_bounds(region.rows(), region.h) if len(region.h) else (
-            np.full(self.layout.n, -math.inf), np.full(self.layout.n, math.inf))
+        lower, upper = np.full(self.layout.n, -math.inf), np.full(self.layout.n, math.inf)
+        if len(region.h):
+            graph = DifferenceGraph(region.G, region.h, q, np.zeros(len(region.h)))
+            lower, upper = graph.bounds() if graph.complete else implied_bounds(region.rows(), region.h)
         rows, bounds = [], []
         for table in self.analysis.linkage_tables.values():
             i = self.mechanism.coordinate_index[table.linkage.input]
@@ -420,9 +443,11 @@ class RegionDiagram:
                         rows.append(row)
                         bounds.append(sign * value)
         if not rows:
-            return replace(region, G=region.rows())
+            return region
         extra = len(rows)
-        return MechanismRegion(key, np.vstack([region.rows()] + rows), np.concatenate([region.h, bounds]),
+        G = sparse.vstack([region.G, np.array(rows)], format="csr") if sparse.issparse(region.G) else \
+            np.vstack([region.G] + rows)
+        return MechanismRegion(key, G, np.concatenate([region.h, bounds]),
                                region.kinds + ("linkage",) * extra,
                                np.concatenate([region.tolerances,
                                                [self.layout.tolerance(int(np.argmax(np.abs(r)))) for r in rows]]),

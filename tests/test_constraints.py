@@ -105,52 +105,107 @@ def test_implicit_equalities_take_a_few_programs_and_match_one_program_per_row(s
     G, h = G[order], h[order]
     tolerances = np.full(len(h), 1e-7)
     before = manager.solves
-    found = manager.equalities(G, h, tolerances, np.zeros(len(h), bool))
+    found = manager.equalities(G, h, tolerances)
     assert found.tolist() == _equalities_one_program_each(G, h, 1e-7)
     assert found.sum() == 2 * ((seed % 2) + (seed % 3 > 0))
     assert manager.solves - before <= 6  # not one per row
 
 
-@pytest.mark.parametrize("seed", range(16))
-def test_rows_settled_by_shortest_paths_are_those_the_programs_keep(seed, manager):
-    """Rows bounding differences of two variables (blocks stacked and side by side) or one,
-    some parallel, some pinning a variable (an equality), sometimes with general rows mixed
-    in: given a point of the system, shortest paths settle most rows, and the rows kept are
-    those of one program each, in the same order."""
-    rng = np.random.default_rng(seed)
-    n = 8
-    point = rng.uniform(0, 10, n)
+def _difference_system(rng: np.random.Generator, n: int, general: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows bounding differences of two variables (blocks stacked and side by side) or
+    one, at a point on the integers with integer slacks so that paths tie: some tight,
+    parallel copies looser or not, duplicates, equalities pinned by opposite rows (to a
+    value or between variables) or by a one-way cycle of tight rows; and ``general``
+    rows of any direction."""
+    point = rng.integers(0, 10, n).astype(float)
     rows, bounds = [], []
+
+    def add(g: np.ndarray, slack: float) -> None:
+        rows.append(g)
+        bounds.append(float(g @ point) + slack)
+
     for _ in range(int(rng.integers(20, 60))):
         g = np.zeros(n)
         a, b = rng.choice(n, 2, replace=False)
         if rng.random() < 0.3:
-            g[a] = rng.choice([-1, 1]) * rng.uniform(0.5, 2)
+            g[a] = rng.choice([-1, 1])
         else:
             g[a], g[b] = 1.0, -1.0
-            g *= rng.uniform(0.5, 2)
-        slack = 0.0 if rng.random() < 0.15 else rng.uniform(0, 5)
-        rows.append(g)
-        bounds.append(float(g @ point) + slack)
-    if seed % 2:  # a variable pinned, and parallel copies of a few rows, looser or not
-        k = int(rng.integers(n))
-        rows += [np.eye(n)[k], -np.eye(n)[k]]
-        bounds += [point[k], -point[k]]
-        for r in rng.choice(len(rows) - 2, 4, replace=False):
-            rows.append(rows[r] * 2.0)
-            bounds.append(bounds[r] * 2.0 + float(rng.choice([0.0, 1.0])))
-    if seed % 4 == 3:  # general rows: the paths settle less, the programs the rest
-        for _ in range(3):
-            g = rng.normal(size=n)
-            rows.append(g)
-            bounds.append(float(g @ point) + rng.uniform(0, 3))
-    G, h = np.array(rows), np.array(bounds)
+        add(g * rng.choice([0.5, 1.0, 2.0]), float(rng.choice([0, 0, 1, 2, 3])))
+    for _ in range(int(rng.integers(0, 3))):               # equalities: opposite pairs
+        g = np.zeros(n)
+        a, b = rng.choice(n, 2, replace=False)
+        g[a] = 1.0
+        if rng.random() < 0.5:
+            g[b] = -1.0
+        add(g, 0.0)
+        add(-g, 0.0)
+    if rng.random() < 0.5:                                 # an equality: a one-way cycle of tight rows
+        cycle = list(rng.choice(n, int(rng.integers(2, 5)), replace=False))
+        for a, b in zip(cycle, cycle[1:] + cycle[:1]):
+            g = np.zeros(n)
+            g[a], g[b] = 1.0, -1.0
+            add(g, 0.0)
+    for r in rng.choice(len(rows), 6, replace=False):      # copies, scaled, looser or not
+        add(rows[r] * float(rng.choice([1.0, 2.0])), float(rng.choice([0.0, 1.0])) + bounds[r] - rows[r] @ point)
+    for _ in range(general):
+        add(rng.normal(size=n), float(rng.uniform(0, 3)))
+    order = rng.permutation(len(rows))
+    return np.array(rows)[order], np.array(bounds)[order], point
+
+
+def _largest(G: np.ndarray, h: np.ndarray, g: np.ndarray) -> float:
+    """The largest ``g @ x`` over ``G @ x <= h`` (scipy's own solver), inf if unbounded."""
+    from scipy.optimize import linprog
+
+    result = linprog(-g, A_ub=G, b_ub=h, bounds=[(None, None)] * G.shape[1], method="highs")
+    assert result.status in (0, 3)
+    return math.inf if result.status == 3 else -result.fun
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_a_system_of_differences_is_reduced_by_paths_alone_to_an_irredundant_equivalent(seed, manager):
+    """The oracle is the definition, with scipy's solver: every row dropped is implied by
+    the rows kept, and no row kept is implied by the other rows kept. Ties, duplicates
+    and equalities make many reductions right; the paths choose one without a program."""
+    rng = np.random.default_rng(seed)
+    G, h, point = _difference_system(rng, 8)
     before = manager.solves
-    with_paths = manager.essential(G, h, point)
-    programs = manager.solves - before
-    assert with_paths == ConstraintManager(1e-10).essential(G, h)
-    if seed % 4 != 3:
-        assert programs == 0  # every row a difference: the paths settle them all
+    kept = manager.essential(G, h, point)
+    assert manager.solves == before
+    for r in range(len(h)):
+        others = [k for k in kept if k != r]
+        implied = _largest(G[others], h[others], G[r]) <= h[r] + 1e-7
+        assert implied == (r not in kept), r
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rows_settled_by_shortest_paths_are_those_the_programs_keep(seed, manager):
+    """Differences with general rows mixed in: the paths settle what they can, programs
+    the rest, and the rows kept are those of one program each, in the same order."""
+    rng = np.random.default_rng(seed)
+    G, h, point = _difference_system(rng, 8, general=3)
+    assert manager.essential(G, h, point) == ConstraintManager(1e-10).essential(G, h)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_differences_give_the_programs_bounds_and_equalities(seed, manager):
+    """The shortest paths' bounds on each variable and implicit equalities against one
+    program per variable and per row (scipy's solver)."""
+    from cspace.constraints import DifferenceGraph
+
+    rng = np.random.default_rng(seed)
+    G, h, point = _difference_system(rng, 6)
+    graph = DifferenceGraph(G, h, point, np.zeros(len(h)))
+    lower, upper = graph.bounds()
+    for j in range(6):
+        assert upper[j] == pytest.approx(_largest(G, h, np.eye(6)[j]), abs=1e-9)
+        assert lower[j] == pytest.approx(-_largest(G, h, -np.eye(6)[j]), abs=1e-9)
+    verdict = graph.equalities(np.full(len(h), 1e-7))
+    assert (verdict >= 0).all()
+    assert (verdict == 1).tolist() == _equalities_one_program_each(G, h, 1e-7)
+    found = manager.equalities(G, h, np.full(len(h), 1e-7), point[None, :])
+    assert found.tolist() == _equalities_one_program_each(G, h, 1e-7)
 
 
 @pytest.mark.parametrize("seed", range(10))
