@@ -230,7 +230,7 @@ def statistics(trace: Trace) -> dict:
         "interacting pairs": stats.pairs,
         "constraining pairs": stats.constraining_pairs,
         "pairwise regions": stats.pairwise_regions,
-        "potential regions": stats.potential_regions,
+        "potential regions": _count(stats.potential_regions),
         "explored regions": stats.explored_regions,
         "nonempty regions": stats.nonempty_regions,
         "traversed regions": stats.traversed_regions,
@@ -348,6 +348,22 @@ def _degrees_of_freedom(trace: Trace) -> int:
         rank = np.linalg.matrix_rank(equalities) if len(equalities) else 0
         best = max(best, int(region.G.shape[1] - rank - len(trace.analysis.linkage_tables)))
     return best
+
+
+def _count(value: int) -> int | str:
+    """A count as an integer, or past 10**18 as text in scientific notation (the number
+    of potential regions of a mechanism of a hundred blocks has thousands of digits).
+
+    >>> _count(12), _count(2 ** 4000), _count(10 ** 40 - 1)
+    (12, '1.3182e+1204', '1.0000e+40')
+    """
+    if value < 10 ** 18:
+        return value
+    exponent = math.floor(math.log10(value))
+    mantissa = f"{10 ** (math.log10(value) - exponent):.4f}"
+    if mantissa == "10.0000":
+        mantissa, exponent = "1.0000", exponent + 1
+    return f"{mantissa}e+{exponent}"
 
 
 def _mesh_counts(trace: Trace) -> tuple[int, int]:

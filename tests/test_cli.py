@@ -90,6 +90,22 @@ def test_statistics(capsys):
     assert stats["nonempty regions"] == stats["explored regions"]
 
 
+def test_a_count_of_thousands_of_digits_is_reported_in_scientific_notation(monkeypatch):
+    """The potential regions of a 100-block feeder number about 10**4681: Python refuses to
+    print an integer of over 4,300 digits, and --stats and --json raised a traceback."""
+    import json
+
+    from cspace import analyze, load, trace
+    from cspace.describe import statistics, statistics_table, to_json
+
+    result = trace(analyze(load(FEEDER)), until=1.0)
+    result.stats.potential_regions = 7 * 10 ** 5000
+    stats = statistics(result)
+    assert stats["potential regions"] == "7.0000e+5000"
+    assert "potential regions   7.0000e+5000" in statistics_table(stats)
+    assert json.loads(to_json(result, statistics=stats))["statistics"]["potential regions"] == "7.0000e+5000"
+
+
 def test_check(capsys):
     status, out, _ = run(["check", FEEDER], capsys)
     assert status == 0 and out.startswith(f"{FEEDER}: ok: 7 parts, 8 coordinates")
