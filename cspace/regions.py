@@ -20,7 +20,8 @@ import numpy as np
 from scipy import sparse
 
 from .analysis import Analysis
-from .constraints import ConstraintManager, DifferenceGraph, implied_bounds
+from .constraints import ConstraintManager, implied_bounds
+from .differences import DifferenceGraph
 from .errors import TraceError
 from .layout import Stop
 from .tolerance import NOISE

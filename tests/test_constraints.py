@@ -192,7 +192,7 @@ def test_rows_settled_by_shortest_paths_are_those_the_programs_keep(seed, manage
 def test_differences_give_the_programs_bounds_and_equalities(seed, manager):
     """The shortest paths' bounds on each variable and implicit equalities against one
     program per variable and per row (scipy's solver)."""
-    from cspace.constraints import DifferenceGraph
+    from cspace.differences import DifferenceGraph
 
     rng = np.random.default_rng(seed)
     G, h, point = _difference_system(rng, 6)
