@@ -17,6 +17,7 @@ from .describe import (
     path_json,
     region_table,
     statistics,
+    statistics_columns,
     statistics_table,
     to_json,
 )
@@ -99,6 +100,14 @@ def _parser() -> argparse.ArgumentParser:
     plot_pair.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     plot_pair.set_defaults(run=_plot_pair)
 
+    stats = commands.add_parser("stats", help="print the statistics of several mechanisms side by side (Table 2)",
+                                description="Trace each mechanism and print its statistics (the rows of "
+                                            "the paper's Table 2 and more) in one column per mechanism.")
+    stats.add_argument("files", nargs="+", metavar="FILE", help="mechanism files (TOML)")
+    stats.add_argument("--format", choices=("text", "md"), default="text", help="text (default) or md (Markdown)")
+    stats.add_argument("--until", type=_time, metavar="T", help="stop each after T seconds of input motion")
+    stats.set_defaults(run=_stats)
+
     regions = commands.add_parser("regions", help="print the regions each segment crossed (Figure 10) as a document",
                                   description="Print the region table of Figure 10 as Markdown or HTML.")
     regions.add_argument("file", help="mechanism file (TOML)")
@@ -173,6 +182,18 @@ def _trace(args: argparse.Namespace) -> int:
     if args.path is not None:
         text = path_csv(result) if args.path.lower().endswith(".csv") else path_json(result)
         write_text(args.path, text, field="--path")
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    columns: dict[str, dict] = {}
+    for path in args.files:
+        start = time.perf_counter()
+        result = trace(analyze(load(path)), until=args.until)
+        values = statistics(result)
+        name = result.mechanism.name if result.mechanism.name not in columns else path
+        columns[name] = {**values, "runtime (s)": round(time.perf_counter() - start, 3)}
+    sys.stdout.write(statistics_columns(columns, markdown=args.format == "md"))
     return 0
 
 

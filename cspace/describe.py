@@ -248,6 +248,27 @@ def statistics_table(values: dict) -> str:
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in values.items()) + "\n"
 
 
+def statistics_columns(columns: dict[str, dict], markdown: bool = False) -> str:
+    """The statistics of several mechanisms side by side, one column each (paper Table 2):
+    aligned text, or a Markdown table. A statistic a mechanism lacks is left blank.
+
+    >>> print(statistics_columns({"a": {"segments": 3}, "b": {"segments": 12}}), end="")
+    statistic  a  b
+    segments   3  12
+    >>> print(statistics_columns({"a": {"segments": 3}}, markdown=True), end="")
+    | statistic | a |
+    |---|---|
+    | segments | 3 |
+    """
+    names = list(dict.fromkeys(k for values in columns.values() for k in values))
+    table = [["statistic", *columns]] + [[name, *(str(v.get(name, "")) for v in columns.values())] for name in names]
+    if markdown:
+        lines = [f"| {' | '.join(row)} |" for row in table]
+        return "\n".join(lines[:1] + ["|" + "---|" * len(table[0])] + lines[1:]) + "\n"
+    widths = [max(len(row[k]) for row in table) for k in range(len(table[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table) + "\n"
+
+
 def _segment_record(trace: Trace, segment: Segment) -> dict:
     parts = []
     for part in _described_parts(trace):

@@ -106,6 +106,39 @@ def test_a_count_of_thousands_of_digits_is_reported_in_scientific_notation(monke
     assert json.loads(to_json(result, statistics=stats))["statistics"]["potential regions"] == "7.0000e+5000"
 
 
+def test_stats_of_several_mechanisms_side_by_side(capsys):
+    """One column per mechanism, each holding what its own trace's statistics say."""
+    from cspace import analyze, load, trace
+    from cspace.describe import statistics
+
+    lever = str(fixture_path("lever"))
+    status, out, err = run(["stats", FEEDER, lever, "--until", "3"], capsys)
+    assert status == 0 and err == ""
+    header, *lines = out.strip().splitlines()
+    assert header.split() == ["statistic", "feeder", "lever"]
+    table = {line[:20].strip(): line[20:].split() for line in lines}
+    for column, path in enumerate((FEEDER, lever)):
+        expected = statistics(trace(analyze(load(path)), until=3.0))
+        for name, value in expected.items():
+            assert table[name][column] == str(value).split()[0], name
+    assert float(table["runtime (s)"][0]) > 0
+
+
+def test_stats_as_markdown_name_a_repeated_mechanism_by_its_file(capsys):
+    status, out, _ = run(["stats", FEEDER, FEEDER, "--format", "md", "--until", "1"], capsys)
+    header, rule, *rows = out.strip().splitlines()
+    assert status == 0
+    assert header == f"| statistic | feeder | {FEEDER} |" and rule == "|---|---|---|"
+    assert "| moving parts | 6 | 6 |" in rows and len(rows) == 20
+
+
+def test_stats_of_a_missing_file_is_one_line_naming_it(capsys, tmp_path):
+    missing = str(tmp_path / "missing.toml")
+    status, out, err = run(["stats", FEEDER, missing], capsys)
+    assert status == 2 and out == ""
+    assert err.strip().splitlines() == [f"cspace: error: {missing}: no such file"]
+
+
 def test_check(capsys):
     status, out, _ = run(["check", FEEDER], capsys)
     assert status == 0 and out.startswith(f"{FEEDER}: ok: 7 parts, 8 coordinates")
