@@ -146,7 +146,8 @@ class _Reader:
         linkages = tuple(self.linkage(i, d, parts, coordinates)
                          for i, d in enumerate(self.array_of_tables(data, "linkages")))
         self.check_linkage_membership(parts, linkages)
-        forces = tuple(self.force(i, d, known) for i, d in enumerate(self.array_of_tables(data, "forces")))
+        angles = {c.name for c in coordinates if c.is_angle}
+        forces = tuple(self.force(i, d, known, angles) for i, d in enumerate(self.array_of_tables(data, "forces")))
         inputs = tuple(self.input(i, d, known) for i, d in enumerate(self.array_of_tables(data, "inputs")))
         self.check_forces_and_inputs(forces, inputs, linkages)
         self.where = "mechanism"
@@ -463,7 +464,7 @@ class _Reader:
 
     # -- forces and inputs -----------------------------------------------------------------
 
-    def force(self, index: int, data: Any, known: set) -> Force:
+    def force(self, index: int, data: Any, known: set, angles: set) -> Force:
         self.where = f"forces[{index}]"
         if not isinstance(data, dict):
             raise self.fail("", f"expected a table, got {_kind(data)}")
@@ -475,6 +476,12 @@ class _Reader:
         if coordinate not in known:
             raise self.fail("coordinate", _unknown("coordinate", coordinate, known))
         self.where = f"force on {coordinate!r}"
+        if kind == "gravity" and coordinate in angles:
+            raise self.fail("kind", f"gravity acts along a translation, and {coordinate!r} is a rotation; "
+                            "a torque or a spring turns it")
+        if kind == "torque" and coordinate not in angles:
+            raise self.fail("kind", f"a torque turns a rotation, and {coordinate!r} is a translation; "
+                            "gravity or a spring moves it")
         direction = self.number(data, "direction")
         if direction not in (1, -1):
             raise self.fail("direction", f"direction is +1 or -1 along the coordinate, got {_num(direction)}")
