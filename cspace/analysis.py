@@ -121,7 +121,35 @@ def analyze(mechanism: Mechanism) -> Analysis:
 
     analysis = Analysis(mechanism, tables, spaces, initial, timings)
     _check_initially_free(analysis)
+    _check_sticky_faces_meet(analysis)
     return analysis
+
+
+def _check_sticky_faces_meet(analysis: Analysis) -> None:
+    """Refuse a part none of whose sticky faces meets a sticky face of another part
+    anywhere in the pair spaces: its friction could never act (a face misnamed, or
+    marked on the wrong part). A part marked sticky all round may have faces that
+    never meet one."""
+    mechanism = analysis.mechanism
+    parts = {p.name: p for p in mechanism.parts}
+    if not any(p.sticky for p in mechanism.parts):
+        return
+    met: set[tuple[str, str]] = set()
+    for pair in analysis.pairs:
+        a, b = parts[pair.part_a], parts[pair.part_b]
+        if not (a.sticky and b.sticky):
+            continue
+        for region in pair.regions:
+            for edge in region.edges:
+                for contact in edge.contacts:
+                    if set(contact.faces_a) <= a.sticky and set(contact.faces_b) <= b.sticky:
+                        met.update((contact.part_a, face) for face in contact.faces_a)
+                        met.update((contact.part_b, face) for face in contact.faces_b)
+    for part in mechanism.parts:
+        if part.sticky and not any((part.name, face) in met for face in part.sticky):
+            raise ModelError(f"none of its sticky faces ({', '.join(sorted(part.sticky))}) ever touches a sticky "
+                             "face of another part, so friction could never act", file=mechanism.source,
+                             where=f"part {part.name!r}", field="sticky")
 
 
 def _coordinate_ranges(mechanism: Mechanism, tables: dict[str, LinkageTable]) -> dict[str, tuple[float, float]]:

@@ -7,6 +7,8 @@ velocity of every coordinate:
   the external step the input coordinates are held still (the input wins);
 * tight constraints may not be violated: ``g @ v <= 0`` for every tight row;
 * linkages carry their output: ``v_out = slope * v_in`` on the table cell in use;
+* touching sticky faces move in tandem (:mod:`cspace.friction`): ``grip @ v = 0``
+  while the parts do not draw apart;
 * forced coordinates move as far along their force as they can (up to their speed
   in the external step; following a retreating blocker at any speed in an input
   step), while every other coordinate moves as little as it must (L1 norm).
@@ -24,13 +26,14 @@ solving the mode's small linear system per cell instead of a new program.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 
 from .constraints import ConstraintManager
 from .errors import TraceError
+from .friction import Grip
 from .linkage import LinkageTable
 from .regions import MechanismRegion
 
@@ -65,6 +68,7 @@ class Mode:
     eps: np.ndarray  # per coordinate: slower than this stands still
     anchor: np.ndarray  # the configuration the mode was found at
     objective: float = 0.0
+    friction: np.ndarray | None = None  # rows ``f @ v = 0`` of the grips holding (cspace.friction)
 
     @cached_property
     def row_eps(self) -> np.ndarray:
@@ -152,6 +156,8 @@ class Mode:
             rows.append(row)
         if self.binding:
             rows.extend(self.region.rows(list(self.binding)))
+        if self.friction is not None:
+            rows.extend(self.friction)
         v = known.copy()
         if not rows:
             return v, not unknown
@@ -191,12 +197,14 @@ class Mode:
 
 @dataclass(frozen=True)
 class Velocity:
-    """A solved velocity program: objective, velocity, linkage directions, forced progress."""
+    """A solved velocity program: objective, velocity, linkage directions, forced progress,
+    and the rows of the grips it kept (friction)."""
 
     objective: float
     v: np.ndarray
     directions: tuple[int, ...]
     progress: float
+    friction: np.ndarray | None = None
 
     def __repr__(self) -> str:
         return f"Velocity(objective={self.objective:.6g}, progress={self.progress:.6g})"
@@ -223,22 +231,39 @@ class SimpleDynamics:
         self._stuck: dict[tuple, frozenset[int]] = {}
 
     def velocity(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
-                 ignore: np.ndarray, still: set[int] = frozenset()) -> Velocity | None:
+                 ignore: np.ndarray, still: set[int] = frozenset(), grips: tuple[Grip, ...] = ()) -> Velocity | None:
         """Best velocity inside ``region`` at ``q``, or None when the fixed rates are infeasible.
 
         Rows of the constraining pairs flagged in ``ignore`` (pairs that touch nothing
         here) do not constrain it. Coordinates in ``still`` are held at zero (nothing can
-        move them).
+        move them). Each of the ``grips`` (sticky contacts holding at ``q``) holds its
+        parts in tandem, unless the motion found draws its parts apart: then the motion
+        is found again without it (friction acts between touching faces only).
         """
         rows = np.flatnonzero(region.tight_except(q, ignore))
         if still:
             fixed = {**{j: 0.0 for j in still}, **fixed}
-        best: Velocity | None = None
-        for directions in self._direction_choices(q, fixed):
-            found = self._program(region, rows, q, phase, fixed, directions)
-            if found is not None and (best is None or found.objective < best.objective - self.floor):
-                best = found
-        return best
+        grips = list(grips)
+        while True:
+            friction = np.vstack([g.rows for g in grips]) if grips else None
+            best: Velocity | None = None
+            for directions in self._direction_choices(q, fixed):
+                found = self._program(region, rows, q, phase, fixed, directions, friction)
+                if found is not None and (best is None or found.objective < best.objective - self.floor):
+                    best = found
+            parting = [g for g in grips if best is not None and self._parting(region, q, g.pair, best.v)]
+            if not parting:
+                return best if best is None else replace(best, friction=friction)
+            grips = [g for g in grips if g not in parting]
+
+    def _parting(self, region: MechanismRegion, q: np.ndarray, pair: int, v: np.ndarray) -> bool:
+        """Does ``v`` draw the parts of constraining pair ``pair`` apart (every tight row of
+        the pair left at once)? A pair without tight rows in the region cannot tell: no."""
+        mine = region.tight(q) & (region.owners == pair)
+        if not mine.any():
+            return False
+        rows = region.rows(mine)
+        return bool(np.all(rows @ v < -(np.abs(rows) @ self.eps)))
 
     def mode(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
              velocity: Velocity) -> Mode:
@@ -246,6 +271,7 @@ class SimpleDynamics:
         tight = np.flatnonzero(region.tight(q))
         mode = self._mode(region, tight, q, phase, fixed, velocity.v, velocity.directions)
         mode.objective = velocity.objective
+        mode.friction = velocity.friction
         return mode
 
     def stuck_forces(self, rows: np.ndarray, frozen: set[int]) -> set[int]:
@@ -408,7 +434,8 @@ class SimpleDynamics:
         return choices
 
     def _program(self, region: MechanismRegion, tight: np.ndarray, q: np.ndarray, phase: str,
-                 fixed: dict[int, float], directions: tuple[int, ...]) -> Velocity | None:
+                 fixed: dict[int, float], directions: tuple[int, ...],
+                 friction: np.ndarray | None = None) -> Velocity | None:
         """The velocity program over the free coordinates.
 
         Coordinates with known velocity (prescribed or held) are substituted, which
@@ -417,8 +444,10 @@ class SimpleDynamics:
         ``v = p - m`` (p, m >= 0) so that minimizing p + m minimizes |v|. Columns are in
         units of their coordinates' speed scales and rows are normalized, so the
         solver's tolerance is relative whatever the mechanism's size or units.
+        ``friction`` rows are equalities ``f @ v = 0``, as a linkage's relation is.
         """
         n = self.n
+        relations = [] if friction is None else list(friction)
         known = np.zeros(n)
         for j, value in fixed.items():
             known[j] = value
@@ -427,6 +456,8 @@ class SimpleDynamics:
             # Every velocity known: still, a tight row they push into blocks the motion.
             G = region.rows(tight)
             if np.any(G @ known > np.abs(G) @ self.eps):
+                return None
+            if any(abs(f @ known) > np.abs(f) @ self.eps for f in relations):
                 return None
             return Velocity(0.0, known, directions, self.progress(known))
         forced = [j for j in free if j in self.forces]
@@ -472,6 +503,17 @@ class SimpleDynamics:
                 blocks.append(direction * spread[link.input][None, :] / self.scales[link.input])
                 row_lo.append([0.0])
                 row_hi.append([np.inf])
+        for relation in relations:
+            row = relation @ spread
+            value = -(relation @ known)
+            if not row.any():
+                if abs(value) > np.abs(relation) @ self.eps:
+                    return None
+                continue
+            norm = np.abs(row).max()
+            blocks.append(row[None, :] / norm)
+            row_lo.append([value / norm])
+            row_hi.append([value / norm])
         result = self.manager.solve(cost, np.vstack(blocks), np.concatenate(row_lo), np.concatenate(row_hi),
                                     lower, upper)
         if not result.ok:

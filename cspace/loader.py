@@ -207,11 +207,15 @@ class _Reader:
             if motion not in MOTIONS:
                 raise self.fail("motion", f"unknown motion {motion!r}; use one of {', '.join(MOTIONS)}")
             own = self.coordinates(data, name, motion, seen_coords)
+            self.sticky: set[str] = set()
             slices = self.slices(data)
             faces += sum(len(p.elements) for s in slices for p in s.profiles)
             if faces > MAX_FACES:
                 raise self.fail("slices", f"the mechanism has more than {MAX_FACES} faces")
-            parts.append(Part(name, motion, slices, tuple(c.name for c in own)))
+            if self.sticky and motion == LINKAGE:
+                raise self.fail("slices", "a linkage member touches nothing but through its joints, so it has "
+                                          "no sticky faces")
+            parts.append(Part(name, motion, slices, tuple(c.name for c in own), frozenset(self.sticky)))
             coordinates.extend(own)
         return tuple(parts), tuple(coordinates)
 
@@ -291,7 +295,7 @@ class _Reader:
             item = {"path": item}
         if not isinstance(item, dict):
             raise self.fail(field, f"expected a profile table (rect, circle or path), got {_kind(item)}")
-        self.keys(item, ("name", "rect", "circle", "radius", "path", "faces"), field)
+        self.keys(item, ("name", "rect", "circle", "radius", "path", "faces", "sticky"), field)
         shapes = [k for k in ("rect", "circle", "path") if k in item]
         if len(shapes) != 1:
             raise self.fail(field, "give exactly one of 'rect', 'circle' or 'path'")
@@ -304,14 +308,31 @@ class _Reader:
                 raise self.fail(f"{field}.rect", f"rect [x0, y0, x1, y1] needs x1 > x0 and y1 > y0, "
                                 f"got {[_num(v) for v in values]}")
             profile = Profile.rectangle(x0, y0, x1, y1, prefix)
-            return self.rename(profile, item, field, prefix)
-        if "circle" in item:
+        elif "circle" in item:
             center = self.point(item, "circle", field)
             radius = self.number(item, "radius", field)
             if radius <= 0:
                 raise self.fail(f"{field}.radius", f"must be positive, got {_num(radius)}")
-            return self.rename(Profile.circle(center, radius, prefix + "rim"), item, field, prefix)
-        return self.rename(self.path(item["path"], f"{field}.path", prefix), item, field, prefix)
+            profile = Profile.circle(center, radius, prefix + "rim")
+        else:
+            profile = self.path(item["path"], f"{field}.path", prefix)
+        profile = self.rename(profile, item, field, prefix)
+        self.sticky.update(self.sticky_faces(profile, item, field, prefix))
+        return profile
+
+    def sticky_faces(self, profile: Profile, item: dict, field: str, prefix: str) -> set[str]:
+        """The profile's faces named sticky: all (``sticky = true``), none, or those listed."""
+        value = item.get("sticky", False)
+        names = list(dict.fromkeys(e.name for e in profile.elements))
+        if isinstance(value, bool):
+            return set(names) if value else set()
+        own = [n[len(prefix):] for n in names]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(f"{field}.sticky", f"sticky is true, false or a list of face names, got {_kind(value)}")
+        for face in value:
+            if face not in own:
+                raise self.fail(f"{field}.sticky", f"no face named {face!r}; the faces are {', '.join(own)}")
+        return {prefix + face for face in value}
 
     def path(self, steps: Any, field: str, prefix: str) -> Profile:
         if not isinstance(steps, list) or len(steps) < 2:

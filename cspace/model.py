@@ -87,7 +87,8 @@ class Coordinate:
 
 @dataclass(frozen=True)
 class Part:
-    """A rigid 2.5D part and how it may move.
+    """A rigid 2.5D part and how it may move. ``sticky`` names its sticky faces (the
+    paper's friction: touching sticky faces move in tandem); the others are smooth.
 
     >>> Part("block1", "fixed-axes", (Slice((0, 1), (Profile.rectangle(0, 0, 4, 2),)),), ("xb1", "yb1"))
     Part('block1', motion='fixed-axes', slices=1, coordinates=('xb1', 'yb1'))
@@ -97,14 +98,16 @@ class Part:
     motion: str
     slices: tuple[Slice, ...]
     coordinates: tuple[str, ...] = ()
+    sticky: frozenset[str] = frozenset()
 
     @property
     def z_range(self) -> tuple[float, float]:
         return (min(s.z[0] for s in self.slices), max(s.z[1] for s in self.slices))
 
     def __repr__(self) -> str:
+        sticky = f", sticky={sorted(self.sticky)!r}" if self.sticky else ""
         return (f"Part({self.name!r}, motion={self.motion!r}, slices={len(self.slices)}, "
-                f"coordinates={self.coordinates!r})")
+                f"coordinates={self.coordinates!r}{sticky})")
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 :func:`replay` places every part with shapely at each sampled configuration of a
 trace (its own posing, from the model's axes and pivots, with arcs sampled far more
 finely than the tracer's linearization) and reports any two parts overlapping deeper
-than the tolerance, and any force-loaded part at rest that nothing holds.
+than the tolerance, any force-loaded part at rest that nothing holds, and any two
+parts that slip while their sticky faces touch (friction holds them in tandem, so
+while they touch neither moves against the other).
 :func:`assert_traces_equal` compares two traces' reports byte for byte.
 """
 
@@ -31,6 +33,8 @@ FINE = 1e-3  # oracle arc sampling, as a fraction of the arc tolerance
 
 OVERLAP = "overlap"
 HELD_BY_NOTHING = "held by nothing"
+SLIP = "slip"
+SLIP_ALLOWANCE = 10  # a gripped part may drift this many length tolerances against the other between samples
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,8 @@ class Violation:
 
     ``overlap``: two parts overlap ``amount`` deep. ``held by nothing``: a force-loaded
     part at rest can move ``amount`` along its force (``coordinate``) touching nothing.
+    ``slip``: two parts whose sticky faces touch at this sample and the next moved
+    ``amount`` against each other in between.
     """
 
     kind: str
@@ -53,6 +59,9 @@ class Violation:
         if self.kind == HELD_BY_NOTHING:
             return (f"{self.parts[0]} held by nothing {when}: at rest under the force on {self.coordinate}, "
                     f"yet it can move {self.amount:.3g} along it touching nothing")
+        if self.kind == SLIP:
+            return (f"{' and '.join(self.parts)} slip {self.amount:.3g} against each other {when}, "
+                    f"their sticky faces touching")
         return f"{self.kind} of {' and '.join(self.parts)} by {self.amount:.3g} {when}"
 
 
@@ -92,6 +101,35 @@ class Scene:
                 dx += values[coordinate.name] * coordinate.axis[0]
                 dy += values[coordinate.name] * coordinate.axis[1]
         return angle, dx, dy, pivot
+
+    def sticky_faces(self, name: str, values: dict[str, float]) -> BaseGeometry | None:
+        """The part's sticky faces placed at ``values`` (arcs sampled finely), None if it has none."""
+        part = self.mechanism.part(name)
+        if not part.sticky:
+            return None
+        fine = self.mechanism.tolerance.arc * FINE
+        lines = []
+        for slice_ in part.slices:
+            for profile in slice_.profiles:
+                for element in profile.elements:
+                    if element.name in part.sticky:
+                        points = element.points(fine, False) + [element.end]
+                        lines.append([(x - self.origin[0], y - self.origin[1]) for x, y in points])
+        return self.to_world(name, values, shapely.MultiLineString(lines))
+
+    def to_world(self, name: str, values: dict[str, float], shape: BaseGeometry) -> BaseGeometry:
+        """A shape drawn in the part's frame (relative to the scene's origin), placed at ``values``."""
+        angle, dx, dy, pivot = self.pose(name, values)
+        if angle:
+            shape = affinity.rotate(shape, angle, origin=pivot, use_radians=True)
+        return affinity.translate(shape, dx, dy)
+
+    def to_part(self, name: str, values: dict[str, float], points: np.ndarray) -> np.ndarray:
+        """World points (relative to the scene's origin) in the part's frame at ``values``."""
+        angle, dx, dy, pivot = self.pose(name, values)
+        c, s = np.cos(-angle), np.sin(-angle)
+        shifted = np.asarray(points, float) - (dx, dy) - pivot
+        return shifted @ np.array([[c, s], [-s, c]]) + pivot
 
     def touching(self, a: tuple[str, int], b: tuple[str, int]) -> bool:
         """Can slices a and b touch: different parts whose z-intervals overlap?"""
@@ -239,8 +277,13 @@ def replay(trace: Trace) -> list[Violation]:
     scene = Scene(mechanism)
     violations = []
     samples = trace.samples()
+    sticky = [p.name for p in mechanism.parts if p.sticky]
     for k, (time, segment, q) in enumerate(samples):
         values = dict(zip(names, map(float, q)))
+        if k + 1 < len(samples) and samples[k + 1][1] == segment:
+            following = dict(zip(names, map(float, samples[k + 1][2])))
+            for a, b, drift in _slips(scene, sticky, values, following, tolerance.length):
+                violations.append(Violation(SLIP, time, segment, (a, b), drift))
         for a, b, depth in overlaps(mechanism, values, tolerance.overlap, scene):
             violations.append(Violation(OVERLAP, time, segment, (a, b), depth))
         signs = trace.segments[segment - 1].first.signs
@@ -254,6 +297,24 @@ def replay(trace: Trace) -> list[Violation]:
                 violations.append(Violation(HELD_BY_NOTHING, time, segment, (mechanism.coordinate(name).part,),
                                             tolerance.support_probe, name))
     return violations
+
+
+def _slips(scene: Scene, sticky: list[str], before: dict[str, float], after: dict[str, float],
+           tolerance: float) -> list[tuple[str, str, float]]:
+    """Pairs of parts whose sticky faces touch at both configurations, and how far the
+    first part's sticky faces moved in the second part's frame from one to the other
+    (more than the allowance: a gripped pair keeps its relative place while touching)."""
+    found = []
+    for i, a in enumerate(sticky):
+        for b in sticky[i + 1:]:
+            faces = [(scene.sticky_faces(a, v), scene.sticky_faces(b, v)) for v in (before, after)]
+            if all(fa.distance(fb) <= tolerance for fa, fb in faces):
+                points = [np.concatenate([np.asarray(line.coords) for line in fa.geoms]) for fa, _ in faces]
+                mine = [scene.to_part(b, v, p) for v, p in zip((before, after), points)]
+                drift = float(np.max(np.linalg.norm(mine[1] - mine[0], axis=1)))
+                if drift > SLIP_ALLOWANCE * tolerance:
+                    found.append((a, b, drift))
+    return found
 
 
 def release_errors(trace: Trace, case) -> list[str]:

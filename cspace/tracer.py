@@ -28,7 +28,9 @@ from .analysis import Analysis
 from .constraints import ConstraintManager
 from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics, Velocity
 from .errors import TraceError
-from .regions import RegionDiagram
+from .friction import Friction, Grip
+from .pairspace import Contact
+from .regions import Choices, MechanismRegion, RegionDiagram
 from .tolerance import NOISE
 from .trace import INPUT_BLOCKED, DriveLine, Piece, Trace, TraceStats
 
@@ -79,6 +81,11 @@ class Tracer:
                                        self.manager, np.array(mechanism.speed_scales),
                                        self.tolerance.velocity / mechanism.speed)
         self.is_angle = np.array([c.is_angle for c in mechanism.coordinates])
+        self.friction = Friction(mechanism)
+        self._pair_of = {(p.part_a, p.part_b): k for k, p in enumerate(self.diagram.pairs)}
+        parts = {p.name: p for p in mechanism.parts}
+        self._sticky_pairs = np.array([bool(parts[p.part_a].sticky and parts[p.part_b].sticky)
+                                       for p in self.diagram.pairs], bool)
         self._involved: set[int] = set()  # coordinates the current step may move, for error messages
 
     def run(self, allotment: float) -> Trace:
@@ -170,7 +177,7 @@ class Tracer:
                 return None
         else:
             start = {j for j, rate in fixed.items() if rate != 0}
-        movable = dynamics.reach(here.touching_rows(), start)
+        movable = dynamics.reach(self._linking_rows(here), start)
         self._involved = movable
         active = diagram.active(movable)
         choices = here.among(active)
@@ -180,9 +187,10 @@ class Tracer:
         best_key: tuple[int, ...] = ()
         for key in choices.candidates():
             region = diagram.region(key, active)
-            found = dynamics.determined(region, q, phase, fixed, movable, choices.loose)
+            grips = self.grips(region, q, here) if self.friction.any else ()
+            found = False if grips else dynamics.determined(region, q, phase, fixed, movable, choices.loose)
             if found is False:
-                found = dynamics.velocity(region, q, phase, fixed, choices.loose, still)
+                found = dynamics.velocity(region, q, phase, fixed, choices.loose, still, grips)
             if found is not None and (best is None or found.objective < best.objective - dynamics.floor):
                 best, best_key = found, key
             if unbeatable(best, nonnegative):
@@ -206,6 +214,30 @@ class Tracer:
                      now, origin if phase == INPUT else 0.0, sampling, roots, lines,
                      diagram.contacts(best.region, middle, here),
                      tuple(int(s) for s in np.sign(best.velocity)), followed.end)
+
+    def _linking_rows(self, here: Choices) -> np.ndarray:
+        """Rows whose coordinates move together at ``here``: the touching pairs' tight rows,
+        and for a touching pair with sticky faces on both parts one joining all its
+        coordinates (a grip may carry the motion along the faces, across no row)."""
+        rows = here.touching_rows()
+        gripping = np.flatnonzero(here.touching & self._sticky_pairs) if self.friction.any else []
+        if not len(gripping):
+            return rows
+        joined = np.zeros((len(gripping), self.n))
+        for k, p in enumerate(gripping.tolist()):
+            joined[k, self.diagram.layout.columns[p]] = 1.0
+        return np.vstack([rows, joined])
+
+    def grips(self, region: MechanismRegion, q: np.ndarray, here: Choices) -> tuple[Grip, ...]:
+        """The grips of the sticky contacts holding at ``q`` (:mod:`cspace.friction`)."""
+        grips = []
+        for contact in sorted(c for c in self.diagram.contacts(region, q, here) if isinstance(c, Contact)):
+            pair = self._pair_of.get((contact.part_a, contact.part_b))
+            if pair is not None and self.friction.sticky(contact):
+                grip = self.friction.grip(contact, q, pair)
+                if grip is not None:
+                    grips.append(grip)
+        return tuple(grips)
 
     def follow(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
         """Move along the mode until the region exit or another event."""
@@ -482,9 +514,11 @@ class Tracer:
         """Driving motions and the driving relation, as the paper's Figure 4 prints them.
 
         Contacts transmit motion from the coordinate whose motion would push into the
-        contact to the one whose motion relieves it; roots are moving coordinates
+        contact to the one whose motion relieves it; a grip (friction) carries it either
+        way between the two coordinates it keeps in tandem; roots are moving coordinates
         nothing drives (the input always is one). Each root, and each linkage output
-        it reaches, drives what its contacts reach, then its linkage outputs.
+        it reaches, drives what its contacts reach, then its linkage outputs, then its
+        grips' partners.
         """
         moving = {j for j in range(self.n) if abs(mode.velocity[j]) > self.dynamics.eps[j]}
         prescribed = {j for j in mode.rates if j in moving} if phase == INPUT else set()
@@ -494,16 +528,23 @@ class Tracer:
         links = {(lk.output if lk.output in mode.rates and lk.input not in mode.rates else lk.input):
                  (lk.input if lk.output in mode.rates and lk.input not in mode.rates else lk.output)
                  for lk in mode.linkages if lk.input in moving and lk.output in moving}
-        driven = {b for _, b in edges} | set(links.values())
+        gripped: dict[int, list[int]] = {}
+        for row in (mode.friction if mode.friction is not None else ()):
+            pair = np.flatnonzero(row).tolist()
+            if len(pair) == 2 and set(pair) <= moving:
+                gripped.setdefault(pair[0], []).append(pair[1])
+                gripped.setdefault(pair[1], []).append(pair[0])
+        driven = {b for _, b in edges} | set(links.values()) | set(gripped)
         roots = sorted(prescribed | {j for j in moving if j not in driven})
         # Contacts can drive in a circle (a block sliding down a ramp while grazing a
         # face above it): nothing outside drives the circle, so a force-loaded member
         # of it is its root, else its first coordinate.
-        unreached = moving - self._reached(roots, edges, links)
+        edges_all = edges + [(a, b) for a, partners in gripped.items() for b in partners]
+        unreached = moving - self._reached(roots, edges_all, links)
         while unreached:
             forced = sorted(j for j in unreached if j in self.forces)
             roots.append((forced or sorted(unreached))[0])
-            unreached -= self._reached(roots, edges, links)
+            unreached -= self._reached(roots, edges_all, links)
         roots = tuple(sorted(roots))
         lines: list[DriveLine] = []
         queue, seen = list(roots), set(roots)
@@ -524,6 +565,11 @@ class Tracer:
                     seen.add(links[node])
                     lines.append(DriveLine(node, (links[node],), "linkage"))
                     queue.append(links[node])
+                partners = [j for j in gripped.get(node, ()) if j not in seen]
+                if partners:
+                    seen.update(partners)
+                    lines.append(DriveLine(node, tuple(sorted(partners)), "friction"))
+                    queue.extend(sorted(partners))
         return roots, tuple(lines)
 
     @staticmethod

@@ -1,0 +1,180 @@
+"""Friction (paper section 3): touching sticky faces move in tandem along the faces.
+
+Each mechanism is traced sticky and smooth; the closed forms are what the paper's rule
+says the parts do, and the geometry oracle (:func:`cspace.testing.replay`) checks
+that no parts overlap, nothing force-loaded rests on nothing, and gripped parts never
+slip against each other while they touch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cspace import analyze, trace
+from cspace.loader import loads
+from cspace.testing import SLIP, replay
+
+CONVEYOR = """
+[mechanism]
+time = 8
+
+[[parts]]
+name = "frame"
+motion = "fixed"
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ name = "table", rect = [-20, -2, 40, -1] }, { name = "wall", rect = [9, 0.5, 10, 10] }]
+
+[[parts]]
+name = "plate"
+motion = "fixed-axes"
+coordinates = [{ name = "xp", axis = [1, 0] }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [0, -1, 10, 0], sticky = ["top"] }]
+
+[[parts]]
+name = "block"
+motion = "fixed-axes"
+coordinates = [{ name = "xb", axis = [1, 0] }, { name = "yb", axis = [0, 1], limits = [-5, 5] }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [2, 0, 4, 2], sticky = true }]
+
+[[forces]]
+kind = "gravity"
+coordinate = "yb"
+direction = -1
+
+[[inputs]]
+velocities = { xp = 1.0 }
+sampling = 0.5
+"""
+
+BRAKE = """
+[mechanism]
+time = 3
+
+[[parts]]
+name = "frame"
+motion = "fixed"
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [8, -3, 9, 3] }]
+
+[[parts]]
+name = "wheel"
+motion = "fixed-axes"
+coordinates = [{ name = "w", pivot = [0, 0] }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ circle = [0, 0], radius = 5, sticky = true }]
+
+[[parts]]
+name = "pad"
+motion = "fixed-axes"
+coordinates = [{ name = "xpad", axis = [1, 0], initial = 0.5, limits = [-1, 1] }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [5, -1, 6, 1], sticky = ["left"] }]
+
+[[forces]]
+kind = "spring"
+coordinate = "xpad"
+direction = -1
+
+[[inputs]]
+name = "the wheel turns"
+velocities = { w = 1.0 }
+sampling = 0.25
+"""
+
+
+def _traced(text: str, sticky: bool = True, **replacements: str):
+    for old, new in replacements.items():
+        text = text.replace(old, new)
+    if not sticky:
+        text = text.replace(', sticky = ["top"]', "").replace(", sticky = true", "").replace(', sticky = ["left"]', "")
+    return trace(analyze(loads(text)))
+
+
+def _column(result, name: str) -> np.ndarray:
+    j = result.mechanism.coordinate_index[name]
+    return np.array([q[j] for _, _, q in result.samples()])
+
+
+def test_a_block_on_a_sticky_plate_rides_with_it_until_a_wall_stops_both():
+    """xb - xp keeps its value at every sample; the wall meets the block's right face
+    (x = 4 + xb) at x = 9, so the plate's input is blocked at t = 5 with xp = 5."""
+    result = _traced(CONVEYOR)
+    xp, xb, yb = (_column(result, name) for name in ("xp", "xb", "yb"))
+    assert np.allclose(xb - xp, 0.0, atol=1e-9)
+    assert np.allclose(yb, 0.0)
+    assert result.end_reason == "input blocked"
+    assert result.segments[-1].end_time == pytest.approx(5.0, abs=1e-9)
+    assert xp[-1] == pytest.approx(5.0, abs=1e-9)
+    assert [line.through for line in result.segments[0].first.lines] == ["friction"]
+    assert replay(result) == []
+
+
+def test_a_block_on_a_smooth_plate_stays_until_the_plate_leaves_it_then_falls():
+    """Smooth: the plate slides under the block (xb stays 0) until the block's support
+    ends (the plate's left end passes x = 4 at xp = 4), then it falls onto the table."""
+    result = _traced(CONVEYOR, sticky=False)
+    xb, yb = _column(result, "xb"), _column(result, "yb")
+    assert np.allclose(xb, 0.0)
+    assert yb[-1] == pytest.approx(-1.0, abs=1e-9)
+    assert result.segments[0].end_time == pytest.approx(4.0, abs=1e-9)
+    assert replay(result) == []
+
+
+def test_a_grip_lets_go_when_the_parts_draw_apart():
+    """The plate drops away while sliding: the block, held up by its limit, stays where
+    it is (no grip drags it along once the faces part)."""
+    result = _traced(CONVEYOR, **{
+        'coordinates = [{ name = "xp", axis = [1, 0] }]':
+            'coordinates = [{ name = "xp", axis = [1, 0] }, { name = "yp", axis = [0, 1], limits = [-5, 5] }]',
+        "limits = [-5, 5] }]\n\n[[parts.slices]]\nz = [0, 1]\nprofiles = [{ rect = [2, 0, 4, 2]":
+            "limits = [0, 5] }]\n\n[[parts.slices]]\nz = [0, 1]\nprofiles = [{ rect = [2, 0, 4, 2]",
+        "velocities = { xp = 1.0 }": "velocities = { xp = 1.0, yp = -1.0 }",
+        "time = 8": "time = 3",
+        "rect = [-20, -2, 40, -1]": "rect = [-20, -12, 40, -11]"})
+    assert np.allclose(_column(result, "xb"), 0.0) and np.allclose(_column(result, "yb"), 0.0)
+    assert _column(result, "xp")[-1] == pytest.approx(3.0, abs=1e-9)
+    assert replay(result) == []
+
+
+def test_a_sticky_pad_pressed_on_a_turning_wheel_stops_it():
+    """The pad translates across the rim, so only the wheel's turn takes part and it is
+    held (the paper's u = constant): the input is blocked at once. Smooth, the wheel
+    turns under the pad for the whole allotment."""
+    sticky = _traced(BRAKE)
+    assert sticky.end_reason == "input blocked"
+    assert sticky.segments == [] or np.allclose(_column(sticky, "w"), 0.0)
+    smooth = _traced(BRAKE, sticky=False)
+    assert _column(smooth, "w")[-1] == pytest.approx(3.0, abs=1e-9)
+    assert replay(smooth) == []
+
+
+def test_the_replay_finds_gripped_parts_slipping(monkeypatch):
+    """The oracle is independent of the friction code: with the grips switched off the
+    plate slides under the sticky block, and every sample while they touch is a slip."""
+    import cspace.friction
+
+    real = cspace.friction.Friction.__init__
+
+    def without_friction(self, mechanism):
+        real(self, mechanism)
+        self.any = False
+
+    monkeypatch.setattr(cspace.friction.Friction, "__init__", without_friction)
+    violations = replay(_traced(CONVEYOR))
+    assert violations and {v.kind for v in violations} == {SLIP}
+    assert violations[0].parts == ("plate", "block")
