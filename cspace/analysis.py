@@ -18,6 +18,7 @@ import numpy as np
 from . import cache
 from .checks import check_initial_overlaps, check_profiles
 from .errors import ModelError, UnsupportedPairError
+from .friction import faces_of, sticky_contact
 from .geometry import Arc, region_of
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
@@ -142,9 +143,9 @@ def _check_sticky_faces_meet(analysis: Analysis) -> None:
         for region in pair.regions:
             for edge in region.edges:
                 for contact in edge.contacts:
-                    if set(contact.faces_a) <= a.sticky and set(contact.faces_b) <= b.sticky:
-                        met.update((contact.part_a, face) for face in contact.faces_a)
-                        met.update((contact.part_b, face) for face in contact.faces_b)
+                    if sticky_contact(contact, a, b):
+                        met.update((contact.part_a, face) for face in faces_of(contact.faces_a))
+                        met.update((contact.part_b, face) for face in faces_of(contact.faces_b))
     for part in mechanism.parts:
         if part.sticky and not any((part.name, face) in met for face in part.sticky):
             raise ModelError(f"none of its sticky faces ({', '.join(sorted(part.sticky))}) ever touches a sticky "

@@ -66,8 +66,7 @@ class Friction:
 
     def sticky(self, contact: Contact) -> bool:
         """Does ``contact`` touch sticky faces on both sides?"""
-        a, b = self.parts[contact.part_a], self.parts[contact.part_b]
-        return set(contact.faces_a) <= a.sticky and set(contact.faces_b) <= b.sticky
+        return sticky_contact(contact, self.parts[contact.part_a], self.parts[contact.part_b])
 
     def grip(self, contact: Contact, q: np.ndarray, pair: int) -> Grip | None:
         """The grip of a sticky ``contact`` holding at ``q``, None if nothing takes part."""
@@ -102,7 +101,8 @@ class Friction:
     def _where(self, contact: Contact, poses: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Where the contact is (a world point) and the faces' unit tangent there."""
         shapes = []
-        for name, faces in ((contact.part_a, contact.faces_a), (contact.part_b, contact.faces_b)):
+        for name, features in ((contact.part_a, contact.faces_a), (contact.part_b, contact.faces_b)):
+            faces = tuple(features[0].split("+"))
             if len(faces) == 2:
                 shapes.append((None, shapely.Point(self._corner(name, faces, poses[name]))))
             else:
@@ -153,6 +153,17 @@ class Friction:
                 out.append((index[coordinate.name], "rotation" if coordinate.is_angle else "translation",
                             key, speed))
         return out
+
+
+def sticky_contact(contact: Contact, part_a: Part, part_b: Part) -> bool:
+    """Are all the faces ``contact`` names sticky on both sides (a corner ``top+left``
+    naming two)?"""
+    return faces_of(contact.faces_a) <= part_a.sticky and faces_of(contact.faces_b) <= part_b.sticky
+
+
+def faces_of(features: tuple[str, ...]) -> set[str]:
+    """The faces named by a contact's features: a face, or a corner's two."""
+    return {face for feature in features for face in feature.split("+")}
 
 
 def _same_axis(kind: str, a: tuple, b: tuple, tolerance: float) -> bool:

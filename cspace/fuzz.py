@@ -4,7 +4,9 @@ Translating families: a *stack* of blocks resting on a piston that slides out fr
 (driven directly or by a crank-slider), optionally inside a magazine that fits the
 widest block exactly; a *row* of blocks on a table gathered by a pusher, optionally
 against a stop wall (blocks are rectangles, convex polygons, L shapes, rounded
-rectangles (arcs) or half disks (an arc on top), all under gravity); and a *release*,
+rectangles (arcs) or half disks (an arc on top), all under gravity); either smooth or
+sticky (friction: an open stack's blocks ride the piston, a row's blocks grip the
+table, so the pusher stops at the first); and a *release*,
 a force-loaded part held by something that goes away (:mod:`cspace.releases`: gates,
 stops retracting askew, shelves, ramps), with its closed-form release time and end.
 
@@ -127,7 +129,8 @@ def generate(draw: Draw, families: Sequence[str] = FAMILIES) -> Generated:
     if family in TURNING_GENERATORS:
         variant, text = TURNING_GENERATORS[family](draw)
         return Generated(f"{family}:{variant}", text)
-    return Generated(family, stack(draw) if family == "stack" else row(draw))
+    text = stack(draw) if family == "stack" else row(draw)
+    return Generated(f"{family}:{'sticky' if 'sticky = ' in text else 'smooth'}", text)
 
 
 def mechanism(draw: Draw) -> str:
@@ -146,8 +149,8 @@ def stack(draw: Draw) -> str:
     piston_length = width + draw.number(1.0, 6.0)
     drive = draw.choice(("slide", "crank"))
     lines = [_header("stack", drive)]
-    lines += _frame(x0, width, piston_height, magazine=draw.choice(("magazine", "open")) == "magazine",
-                    wall=None)
+    magazine = draw.choice(("magazine", "open")) == "magazine"
+    lines += _frame(x0, width, piston_height, magazine=magazine, wall=None)
     # The piston starts under the stack, its right end past the stack's right side.
     piston_x = x0 + width + draw.number(0.0, 1.0) - piston_length
     lines += _part("piston", [("xp", (1, 0), piston_x)], f"{{ rect = [0, 0, {piston_length}, {piston_height}] }}")
@@ -169,6 +172,10 @@ def stack(draw: Draw) -> str:
         lines += _crank(pivot_x, radius, link, piston_length, piston_height)
         lines.append(_input({"c": 1.0}, 0.25))
         time = round(2 * math.pi * draw.integer(1, 2), 6)
+    # Drawn last, so the smooth draws stay as they were. In a magazine, blocks gripping the
+    # piston would hold it at once (the walls fit the widest block): nothing would happen.
+    if draw.choice(("smooth", "sticky")) == "sticky" and not magazine:
+        lines = _sticky(lines, {"piston"} | {f"block{i + 1}" for i in range(count)})
     lines.insert(1, f"[mechanism]\ntime = {time}\n")
     return "\n".join(lines) + "\n"
 
@@ -191,8 +198,23 @@ def row(draw: Draw) -> str:
         lines += _part(f"block{i + 1}", [(f"x{i + 1}", (1, 0), round(bx, 3)), (f"y{i + 1}", (0, 1), 0.0)], profile)
         lines += _gravity(f"y{i + 1}")
     lines.append(_input({"xp": 1.0}, 0.5))
+    if draw.choice(("smooth", "sticky")) == "sticky":  # drawn last, so the smooth draws stay as they were
+        lines = _sticky(lines, {f"block{i + 1}" for i in range(count)})
+        lines = [line.replace('{ name = "table", ', '{ name = "table", sticky = ["top"], ') for line in lines]
     lines.insert(1, f"[mechanism]\ntime = {round(x + 6.0, 3)}\n")
     return "\n".join(lines) + "\n"
+
+
+def _sticky(lines: list[str], parts: set[str]) -> list[str]:
+    """The lines with every profile of the named parts made sticky all round."""
+    out, part = [], None
+    for line in lines:
+        if line.startswith("name = "):
+            part = line.split('"')[1]
+        if part in parts and line.startswith("profiles = [{ "):
+            line = line.replace("profiles = [{ ", "profiles = [{ sticky = true, ", 1)
+        out.append(line)
+    return out
 
 
 def block_shape(draw: Draw) -> tuple[float, float, str]:

@@ -163,6 +163,69 @@ def test_a_sticky_pad_pressed_on_a_turning_wheel_stops_it():
     assert replay(smooth) == []
 
 
+APEX = """
+[mechanism]
+time = 4
+
+[[parts]]
+name = "frame"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ name = "table", rect = [-60, -2, 80, 0] }]
+
+[[parts]]
+name = "piston"
+motion = "fixed-axes"
+coordinates = [{ name = "xp", axis = [1, 0], initial = 4.827 }]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ sticky = true, rect = [0, 0, 9.259, 0.574] }]
+
+[[parts]]
+name = "block1"
+motion = "fixed-axes"
+coordinates = [{ name = "x1", axis = [1, 0], initial = 10.0 }, { name = "y1", axis = [0, 1], initial = 0.574 }]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ sticky = true, path = [[0, 0], [1.071, 0], [1.071, 1.771], [0.333, 2.997], [0, 0.815], [0, 0]] }]
+
+[[parts]]
+name = "block2"
+motion = "fixed-axes"
+coordinates = [{ name = "x2", axis = [1, 0], initial = 10.0 }, { name = "y2", axis = [0, 1], initial = 3.571 }]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ sticky = true, path = [[0, 0], [3.378, 0], [3.378, 0.323], [1.378, 0.323], [1.378, 0.791], [0, 0.791], [0, 0]] }]
+
+[[forces]]
+kind = "gravity"
+coordinate = "y1"
+direction = -1
+
+[[forces]]
+kind = "gravity"
+coordinate = "y2"
+direction = -1
+
+[[inputs]]
+velocities = { xp = -1.0 }
+sampling = 0.25
+"""
+
+
+def test_a_corner_of_sticky_faces_grips():
+    """Found by the fuzz (a sticky stack): block 2 balances on block 1's apex, a corner
+    of two sticky faces. Contacts name a corner ``f2+f3``; read as one face name it
+    gripped nothing, and block 1 slid out from under block 2 (a slip the replay saw).
+    The three ride the piston together to the end of the allotment."""
+    result = _traced(APEX)
+    xp, x1, x2 = (_column(result, name) for name in ("xp", "x1", "x2"))
+    assert np.allclose(x1 - xp, 10.0 - 4.827) and np.allclose(x2 - xp, 10.0 - 4.827)
+    assert xp[-1] == pytest.approx(4.827 - 4.0, abs=1e-9)
+    assert replay(result) == []
+
+
 def test_the_replay_finds_gripped_parts_slipping(monkeypatch):
     """The oracle is independent of the friction code: with the grips switched off the
     plate slides under the sticky block, and every sample while they touch is a slip."""

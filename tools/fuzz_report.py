@@ -9,6 +9,8 @@ the first trace is replayed through the real shapes. Failures are counted indepe
 * ``overlap``: two real parts overlap deeper than the length tolerance at a sample;
 * ``held by nothing``: a force-loaded part at rest can move along its force touching
   nothing;
+* ``slip``: two parts whose sticky faces touch at a sample and the next moved against
+  each other in between (friction holds them in tandem);
 * ``closed form``: a release case (or a released rotation) whose held part is not
   released when it must be, or does not end where it must (a released rotation also
   settles where it must at t = 0);
@@ -36,9 +38,9 @@ from pathlib import Path
 
 from cspace import analyze, loads, trace
 from cspace.fuzz import FAMILIES, ROTATING, TRANSLATING, SeededDraw, closed_form_errors, generate
-from cspace.testing import HELD_BY_NOTHING, OVERLAP, assert_traces_equal, replay
+from cspace.testing import HELD_BY_NOTHING, OVERLAP, SLIP, assert_traces_equal, replay
 
-FAILURES = ("overlap", "held by nothing", "closed form", "hang", "crash", "nondeterministic")
+FAILURES = ("overlap", "held by nothing", "slip", "closed form", "hang", "crash", "nondeterministic")
 
 
 class Hang(Exception):
@@ -67,7 +69,7 @@ def run_case(job: tuple[int, float, tuple[str, ...]]) -> tuple[int, str, set[str
             failures.add("nondeterministic")
             details.append(str(error))
         for violation in replay(first):
-            failures.add({OVERLAP: "overlap", HELD_BY_NOTHING: "held by nothing"}[violation.kind])
+            failures.add({OVERLAP: "overlap", HELD_BY_NOTHING: "held by nothing", SLIP: "slip"}[violation.kind])
             details.append(str(violation))
         errors = closed_form_errors(first, case.expected)
         if errors:
