@@ -115,7 +115,11 @@ def finished(regions: list[Region], box: tuple[int, int, int, int], axes: tuple,
 
 
 def convex_cover(box: tuple[int, int, int, int], blocked: list[np.ndarray]) -> list[np.ndarray]:
-    """The blocked polygons within the box as convex pieces (for drawing)."""
+    """The blocked polygons within the box as convex pieces (for drawing); none when the
+    parts can never overlap (a cam turning wholly inside a drum)."""
+    blocked = [p for p in blocked if len(p) >= 3]
+    if not blocked:
+        return []
     x0, y0, x1, y1 = box
     clipper = pyclipper.Pyclipper()
     clipper.AddPath([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], pyclipper.PT_CLIP, True)

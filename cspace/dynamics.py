@@ -237,24 +237,34 @@ class SimpleDynamics:
         Rows of the constraining pairs flagged in ``ignore`` (pairs that touch nothing
         here) do not constrain it. Coordinates in ``still`` are held at zero (nothing can
         move them). Each of the ``grips`` (sticky contacts holding at ``q``) holds its
-        parts in tandem, unless the motion found draws its parts apart: then the motion
+        parts in tandem, unless they draw apart: in the motion found without any grip
+        (a spring pulling a part off), or in the motion found with it; then the motion
         is found again without it (friction acts between touching faces only).
         """
         rows = np.flatnonzero(region.tight_except(q, ignore))
         if still:
             fixed = {**{j: 0.0 for j in still}, **fixed}
         grips = list(grips)
+        if grips:
+            loose = self._best(region, rows, q, phase, fixed, None)
+            grips = [g for g in grips if loose is None or not self._parting(region, q, g.pair, loose.v)]
         while True:
             friction = np.vstack([g.rows for g in grips]) if grips else None
-            best: Velocity | None = None
-            for directions in self._direction_choices(q, fixed):
-                found = self._program(region, rows, q, phase, fixed, directions, friction)
-                if found is not None and (best is None or found.objective < best.objective - self.floor):
-                    best = found
+            best = self._best(region, rows, q, phase, fixed, friction)
             parting = [g for g in grips if best is not None and self._parting(region, q, g.pair, best.v)]
             if not parting:
                 return best if best is None else replace(best, friction=friction)
             grips = [g for g in grips if g not in parting]
+
+    def _best(self, region: MechanismRegion, rows: np.ndarray, q: np.ndarray, phase: str, fixed: dict[int, float],
+              friction: np.ndarray | None) -> Velocity | None:
+        """The best of the programs over the linkages' possible directions."""
+        best: Velocity | None = None
+        for directions in self._direction_choices(q, fixed):
+            found = self._program(region, rows, q, phase, fixed, directions, friction)
+            if found is not None and (best is None or found.objective < best.objective - self.floor):
+                best = found
+        return best
 
     def _parting(self, region: MechanismRegion, q: np.ndarray, pair: int, v: np.ndarray) -> bool:
         """Does ``v`` draw the parts of constraining pair ``pair`` apart (every tight row of

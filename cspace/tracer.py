@@ -97,9 +97,11 @@ class Tracer:
         pieces: list[Piece] = []
         while True:
             # External motions run to completion first, the input held (it wins): also at
-            # the end, so a part released by the last input step is not left hovering.
-            held = {self.mechanism.coordinate_index[c]: 0.0 for c in motions[current].coordinates} \
-                if current < len(motions) else {}
+            # the end, so a part released by the last input step is not left hovering. A
+            # blocked last input still holds its coordinates (it pushes; it is not withdrawn):
+            # a brake's lever stays where it stopped.
+            held = {self.mechanism.coordinate_index[c]: 0.0 for c in motions[min(current, len(motions) - 1)]
+                    .coordinates} if motions else {}
             clock = 0.0
             while True:
                 piece = self.step(q, EXTERNAL, held, current, now, clock, 0.0, np.inf)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cspace import analyze, trace
+from cspace import analyze, load, trace
 from cspace.loader import loads
-from cspace.testing import SLIP, replay
+from cspace.testing import SLIP, Scene, replay
+
+from .common import fixture_path
 
 CONVEYOR = """
 [mechanism]
@@ -241,3 +243,32 @@ def test_the_replay_finds_gripped_parts_slipping(monkeypatch):
     violations = replay(_traced(CONVEYOR))
     assert violations and {v.kind for v in violations} == {SLIP}
     assert violations[0].parts == ("plate", "block")
+
+
+def test_the_shoe_brake_stops_its_drum_when_a_shoe_touches_it():
+    """The paper's shoe brake (fixtures/shoe-brake.toml, two simultaneous inputs): the drum
+    turns with the input (d = t) and the lever with it (c = 1.4 - t / 2) while the lever
+    opens the shoes; on the real shapes neither shoe touches the drum until the input is
+    blocked, and then one does (within the turning bound); the drum never turns again."""
+    result = trace(analyze(load(fixture_path("shoe-brake"))))
+    mechanism = result.mechanism
+    assert result.end_reason == "input blocked"
+    blocked = max(s.end_time for s in result.segments if s.first.phase == "input")
+    assert 1.0 < blocked < 3.0
+    names = [c.name for c in mechanism.coordinates]
+    scene = Scene(mechanism)
+    bound = mechanism.tolerance.turning_gap + mechanism.tolerance.length
+    at_block = []
+    for time, segment, q in result.samples():
+        values = dict(zip(names, map(float, q)))
+        shapes = scene.place(values)
+        gap = min(shapes[("drum", 0)].distance(shapes[(shoe, 0)]) for shoe in ("left-shoe", "right-shoe"))
+        assert values["d"] == pytest.approx(min(time, blocked), abs=1e-9)
+        if result.segments[segment - 1].first.phase == "input":
+            assert values["c"] == pytest.approx(1.4 - time / 2, abs=1e-9)
+        if time < blocked - 0.05:
+            assert gap > bound, time
+        if abs(time - blocked) <= 1e-12:
+            at_block.append(gap)
+    assert at_block and max(at_block) <= bound
+    assert replay(result) == []

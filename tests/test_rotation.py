@@ -638,3 +638,43 @@ def test_the_geneva_pin_enters_and_leaves_by_the_driving_wall_never_catching_a_m
                 closest = min(closest, pin.distance(_face(mechanism, "wheel", f"slot{k}.{side}", values)))
     assert closest >= 0.0
     assert closest < 0.05  # it does pass close: the test looks where it matters
+
+
+def test_turning_parts_that_can_never_overlap_make_a_pair_that_imposes_nothing():
+    """A lever turning inside a turning ring, clear of it at every pair of angles (found
+    building the shoe brake): the pair space has no blocked space to draw, which raised
+    pyclipper's 'All paths are invalid for clipping'. Its regions now cover the plane and
+    the lever turns a full turn inside the ring."""
+    text = """
+[mechanism]
+time = 6.283185307179586
+
+[[parts]]
+name = "ring"
+motion = "fixed-axes"
+coordinates = [{ name = "d", pivot = [0, 0] }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ circle = [0, 0], radius = 11 }, { circle = [0, 0], radius = 10 }]
+
+[[parts]]
+name = "lever"
+motion = "fixed-axes"
+coordinates = [{ name = "c", pivot = [0, 7] }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [-1.6, 6.7, 1.6, 7.3] }]
+
+[[inputs]]
+velocities = { d = 1.0, c = -1.0 }
+sampling = 0.5
+"""
+    analysis = analyze(loads(text))
+    (pair,) = analysis.pairs
+    assert pair.blocked == () and all(len(r.edges) == 0 or not any(e.contacts for e in r.edges)
+                                      for r in pair.geometry)
+    result = trace(analysis)
+    assert result.end_reason == "time allotment used"
+    assert replay(result) == []
