@@ -224,8 +224,9 @@ def statistics(trace: Trace) -> dict:
         "part faces": faces,
         "linkages": len(mechanism.linkages),
         "CS dimension": len(mechanism.coordinates) + 3 * members,
-        "dynamics": ", ".join(sorted({f.kind for f in mechanism.forces})) or "none",
-        "input motions": len(mechanism.inputs),
+        "dynamics": ", ".join(sorted({f.kind for f in mechanism.forces}
+                                     | ({"friction"} if any(p.sticky for p in mechanism.parts) else set()))) or "none",
+        "input motions": sum(len(i.velocities) for i in mechanism.inputs),  # simultaneous ones count apart
         "mechanism DOF": _degrees_of_freedom(trace),
         "interacting pairs": stats.pairs,
         "constraining pairs": stats.constraining_pairs,

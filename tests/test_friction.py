@@ -272,3 +272,14 @@ def test_the_shoe_brake_stops_its_drum_when_a_shoe_touches_it():
             at_block.append(gap)
     assert at_block and max(at_block) <= bound
     assert replay(result) == []
+
+
+def test_statistics_count_friction_as_dynamics_and_simultaneous_inputs_apart():
+    """Table 2's rows for the shoe brake read as the paper's: friction among the dynamics,
+    two input motions (the drum's and the lever's, one [[inputs]] entry on one clock)."""
+    from cspace.describe import statistics
+
+    stats = statistics(trace(analyze(load(fixture_path("shoe-brake")))))
+    assert stats["dynamics"] == "friction, spring"
+    assert stats["input motions"] == 2
+    assert statistics(_traced(CONVEYOR, sticky=False))["dynamics"] == "gravity"

@@ -75,6 +75,10 @@ profiles = [
   {{ name = "inner", circle = [0, 0], radius = {R_IN}, sticky = true }},
 ]
 
+[[parts.slices]]                 # a lug above the others' layer, to see the drum turn
+z = [1, 1.5]
+profiles = [{{ name = "lug", rect = [{R_OUT - 0.8}, -0.5, {R_OUT + 0.8}, 0.5] }}]
+
 [[parts]]
 name = "left-shoe"
 motion = "fixed-axes"
