@@ -248,3 +248,76 @@ def test_sums_of_nearly_parallel_pieces_are_convex():
         assert sum_polygon.is_valid and sum_polygon.convex_hull.area - sum_polygon.area <= 1e-9 * sum_polygon.area
         hull = shapely.MultiPoint([(ax - bx, ay - by) for ax, ay in a for bx, by in b]).convex_hull
         assert sum_polygon.hausdorff_distance(hull) <= 2.0
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_parts_left_out_of_the_pairs_never_come_near(seed):
+    """Parts whose boxes meet are left unpaired only when their swept regions are apart:
+    a bar turning (freely or between limits) about a random pivot and a fixed block or a
+    second bar turning about another pivot. The oracle samples the turns with shapely: an
+    unpaired couple never comes within the margin; a couple that comes into contact is
+    always paired."""
+    import math
+    import random
+
+    from shapely import affinity
+    from shapely.geometry import box as rectangle
+
+    from cspace.loader import loads
+    from cspace.pairs import NEAR, interacting_pairs
+
+    rng = random.Random(seed)
+
+    def bar(name: str) -> tuple[str, dict]:
+        pivot = (round(rng.uniform(-3, 3), 3), round(rng.uniform(-3, 3), 3))
+        length, width = round(rng.uniform(1, 4), 3), round(rng.uniform(0.2, 1), 3)
+        limits = None
+        if rng.random() < 0.5:
+            limits = (round(rng.uniform(-2, 0), 3), round(rng.uniform(0.1, 2), 3))  # holding 0, the start
+        shape = (pivot[0] - 0.5, pivot[1] - width / 2, pivot[0] + length, pivot[1] + width / 2)
+        limit = f", limits = [{limits[0]}, {limits[1]}]" if limits else ""
+        text = (f'[[parts]]\nname = "{name}"\nmotion = "fixed-axes"\n'
+                f'coordinates = [{{ name = "{name}t", pivot = [{pivot[0]}, {pivot[1]}]{limit} }}]\n'
+                f'[[parts.slices]]\nz = [0, 1]\nprofiles = [{{ rect = [{", ".join(map(str, shape))}] }}]\n')
+        return text, {"pivot": pivot, "shape": rectangle(*shape), "limits": limits}
+
+    first_text, first = bar("a")
+    if rng.random() < 0.5:
+        x, y = rng.uniform(-6, 4), rng.uniform(-6, 4)
+        block = (round(x, 3), round(y, 3), round(x + rng.uniform(0.3, 2), 3), round(y + rng.uniform(0.3, 2), 3))
+        second_text = ('[[parts]]\nname = "b"\nmotion = "fixed"\n[[parts.slices]]\nz = [0, 1]\n'
+                       f'profiles = [{{ rect = [{", ".join(map(str, block))}] }}]\n')
+        second = {"pivot": (0.0, 0.0), "shape": rectangle(*block), "limits": (0.0, 0.0)}
+    else:
+        second_text, second = bar("b")
+    mechanism = loads(first_text + second_text)
+    paired = bool(interacting_pairs(mechanism, {}))
+
+    def angles(spec: dict) -> list[float]:
+        low, high = spec["limits"] or (-math.pi, math.pi)
+        return [low + (high - low) * k / 120 for k in range(121)]
+
+    least = min(affinity.rotate(first["shape"], u, origin=first["pivot"], use_radians=True).distance(
+        affinity.rotate(second["shape"], w, origin=second["pivot"], use_radians=True))
+        for u in angles(first) for w in angles(second)[::8])
+    if not paired:
+        assert least > NEAR * mechanism.tolerance.arc
+    if least == 0:
+        assert paired
+
+
+@pytest.mark.parametrize("offset, paired", [(-0.05, True), (0.05, False)])
+def test_a_block_just_inside_a_turning_bars_reach_is_paired_and_just_outside_is_not(offset, paired):
+    """The bar [0, 4] x [-0.5, 0.5] turns freely about the origin: its far corners reach
+    sqrt(16.25). A fixed block placed that far out along the diagonal, plus or minus 0.05."""
+    import math
+
+    from cspace.loader import loads
+    from cspace.pairs import interacting_pairs
+
+    corner = (math.sqrt(16.25) + offset) / math.sqrt(2)
+    text = ('[[parts]]\nname = "bar"\nmotion = "fixed-axes"\ncoordinates = [{ name = "t", pivot = [0, 0] }]\n'
+            '[[parts.slices]]\nz = [0, 1]\nprofiles = [{ rect = [0, -0.5, 4, 0.5] }]\n'
+            '[[parts]]\nname = "block"\nmotion = "fixed"\n[[parts.slices]]\nz = [0, 1]\n'
+            f'profiles = [{{ rect = [{corner}, {corner}, {corner + 1}, {corner + 1}] }}]\n')
+    assert bool(interacting_pairs(loads(text), {})) == paired

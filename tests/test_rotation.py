@@ -640,12 +640,13 @@ def test_the_geneva_pin_enters_and_leaves_by_the_driving_wall_never_catching_a_m
     assert closest < 0.05  # it does pass close: the test looks where it matters
 
 
-def test_turning_parts_that_can_never_overlap_make_a_pair_that_imposes_nothing():
+def test_turning_parts_that_can_never_overlap_make_no_pair_or_one_that_imposes_nothing():
     """A lever turning inside a turning ring, clear of it at every pair of angles (found
-    building the shoe brake): the pair space has no blocked space to draw, which raised
-    pyclipper's 'All paths are invalid for clipping'. Its regions now cover the plane and
-    the lever turns a full turn inside the ring."""
-    text = """
+    building the shoe brake): their swept regions (the ring, the lever's disk) are apart,
+    so they make no pair. A small block sliding on a diagonal past the lever's disk is
+    within its box, so they make a pair, but it has no blocked space to draw, which
+    raised pyclipper's 'All paths are invalid for clipping'. Both trace."""
+    ring = """
 [mechanism]
 time = 6.283185307179586
 
@@ -671,10 +672,38 @@ profiles = [{ rect = [-1.6, 6.7, 1.6, 7.3] }]
 velocities = { d = 1.0, c = -1.0 }
 sampling = 0.5
 """
-    analysis = analyze(loads(text))
+    analysis = analyze(loads(ring))
+    assert analysis.pairs == ()
+    assert trace(analysis).end_reason == "time allotment used"
+    diagonal = """
+[mechanism]
+time = 3
+
+[[parts]]
+name = "lever"
+motion = "fixed-axes"
+coordinates = [{ name = "c", pivot = [0, 0] }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [-1.6, -0.2, 1.6, 0.2] }]
+
+[[parts]]
+name = "block"
+motion = "fixed-axes"
+coordinates = [{ name = "s", axis = [1, -1], limits = [-1, 1] }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [1.2, 1.2, 1.3, 1.3] }]
+
+[[inputs]]
+velocities = { c = 1.0, s = 0.5 }
+sampling = 0.5
+"""
+    analysis = analyze(loads(diagonal))
     (pair,) = analysis.pairs
-    assert pair.blocked == () and all(len(r.edges) == 0 or not any(e.contacts for e in r.edges)
-                                      for r in pair.geometry)
+    assert pair.blocked == ()
     result = trace(analysis)
-    assert result.end_reason == "time allotment used"
+    assert result.segments[-1].end_time == pytest.approx(2.0)  # the block's limit blocks the shared input
     assert replay(result) == []
