@@ -171,11 +171,11 @@ class ConstraintManager:
     def equalities(self, G: np.ndarray | sparse.csr_array, h: np.ndarray, tolerances: np.ndarray,
                    points: np.ndarray | None = None) -> np.ndarray:
         """Mask of the implicit equalities of ``G @ x <= h`` (G dense or sparse): the rows no
-        point leaves more than its tolerance of slack on. ``points`` (one per row), such as
-        a trace's configurations, clear the rows they leave slack on if they are points of
-        the system (within the tolerances; others are passed over); and
+        point leaves more than its tolerance of slack on. ``points`` (configurations, one
+        per row of the array), such as a trace's, clear the rows they leave slack on if
+        they are points of the system (within the tolerances; others are passed over); and
         when every row bounds a difference of two variables (or one), shortest paths from
-        the first of them decide the rows (:meth:`DifferenceGraph.equalities`), leaving to
+        the first that is one decide the rows (:meth:`DifferenceGraph.equalities`), leaving to
         programs only those too close to tell.
 
         A few programs decide the rest: each maximizes the rows' slacks (each capped at

@@ -137,20 +137,18 @@ class Differences:
     weight (plus its ``margin``, in its own units, as for a program). Weights are taken
     less the difference at ``point`` (a point of the system: what is left is each row's
     slack there, never negative beyond rounding, which is clipped, only lengthening
-    paths), so Dijkstra's shortest paths apply.
+    paths), so Dijkstra's shortest paths apply. A row no path implies may still be implied
+    with the system's other rows, so a program decides it (a system of differences alone
+    goes to :class:`DifferenceGraph`).
 
-    When every row is such a row, the longest ``x_v - x_u`` can be is the shortest path, so
-    a row no path implies is needed: a program would find the same (paths lengthened by
-    the clipping are allowed for).
-
-    >>> G = np.array([[1.0, -1.0], [0.0, 1.0], [1.0, 0.0]])    # x0 - x1 <= 1, x1 <= 2, x0 <= 5
-    >>> paths = Differences(G, np.array([1.0, 2.0, 5.0]), np.zeros(2), np.zeros(3))
-    >>> paths.settle(2), paths.settle(0)                       # x0 <= 3 already; x0 - x1 is needed
-    (False, True)
+    >>> G = np.array([[1.0, -1.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])  # x0 - x1 <= 1, x1 <= 2, x0 <= 5,
+    >>> paths = Differences(G, np.array([1.0, 2.0, 5.0, 9.0]), np.zeros(2), np.zeros(4))  # x0 + x1 <= 9
+    >>> paths.settle(2), paths.settle(0), paths.settle(3)      # x0 <= 3 already; the rest take a program
+    (False, None, None)
     """
 
     def __init__(self, G: np.ndarray, h: np.ndarray, point: np.ndarray, margins: np.ndarray) -> None:
-        m, n = G.shape
+        n = G.shape[1]
         self.nodes = n + 1
         where = np.concatenate([point, [0.0]])
         self.edges: dict[int, tuple[int, int, float, float]] = {}   # row -> (u, v, reduced weight, margin)
@@ -163,7 +161,6 @@ class Differences:
             self.edges[r] = (u, v, weight, margins[r] / scale)
             parallel.setdefault((u, v), []).append((max(weight, 0.0), r))
             self.clipped += max(-weight, 0.0)
-        self.complete = len(self.edges) == m
         self.parallel = {pair: sorted(rows) for pair, rows in parallel.items()}
         pairs = sorted(self.parallel)                              # the graph's entries, row by row
         self.position = {pair: k for k, pair in enumerate(pairs)}
@@ -176,7 +173,6 @@ class Differences:
         self.strict = self._strictly_implied()
         for r in self.strict:
             self.drop(r)
-        self.needed = self._clearly_needed() if self.complete else set()
 
     def _strictly_implied(self) -> set[int]:
         """Rows a path of other rows undercuts by more than the clipping and a thousand
@@ -192,36 +188,11 @@ class Differences:
         under = distances[u.astype(int), v.astype(int)] < weight - (self.clipped + 1000 * margin)
         return set(rows[under].tolist())
 
-    def _clearly_needed(self) -> set[int]:
-        """Rows no path of the others comes near, from one all-pairs search: any path that
-        avoids a row's edge is a parallel edge, or a shortest path to some other node and
-        an edge from there, so the least of those bounds it below. A row whose bound
-        exceeds its weight by more than the clipping and its margin is needed in any
-        order of tests (dropping rows only lengthens paths)."""
-        distances = dijkstra(self.graph)
-        weights = np.full((self.nodes, self.nodes), np.inf)
-        for (u, v), rows in self.parallel.items():
-            if rows:
-                weights[u, v] = rows[0][0]
-        rows = [r for r in self.edges if r not in self.dropped]
-        if not rows:
-            return set()
-        u, v, weight, margin = (np.array([self.edges[r][k] for r in rows]) for k in range(4))
-        u, v = u.astype(int), v.astype(int)
-        through = distances[u] + weights[:, v].T
-        through[np.arange(len(rows)), u] = np.inf
-        parallel = np.array([next((w for w, k in self.parallel[(a, b)] if k != r), np.inf)
-                             for r, a, b in zip(rows, u.tolist(), v.tolist())])
-        least = np.minimum(through.min(axis=1), parallel)
-        return {r for r, clear in zip(rows, least - self.clipped > (weight + margin) * (1 + 1e-9) + 1e-300) if clear}
-
     def settle(self, r: int) -> bool | None:
-        """Is row r needed (True), implied by the difference rows still in the graph, itself
-        left out (False), or is a program needed to tell (None)?"""
+        """Is row r implied by the difference rows still in the graph, itself left out
+        (False), or is a program needed to tell (None)?"""
         if r in self.strict:
             return False
-        if r in self.needed:
-            return True
         if r not in self.edges:
             return None
         u, v, weight, margin = self.edges[r]
@@ -229,12 +200,10 @@ class Differences:
         kept = self.graph.data[at]
         others = [w for w, k in self.parallel[(u, v)] if k != r]
         self.graph.data[at] = others[0] if others else np.inf
-        reach = (max(weight + margin, 0.0) + self.clipped) * (1 + 1e-9) + 1e-300
+        reach = max(weight + margin, 0.0) * (1 + 1e-9) + 1e-300  # longer paths settle nothing
         length = dijkstra(self.graph, indices=u, limit=reach)[v]
         self.graph.data[at] = kept
-        if length <= weight + margin:
-            return False
-        return True if self.complete and length > reach else None
+        return False if length <= weight + margin else None
 
     def drop(self, r: int) -> None:
         """Row r is dropped: it no longer makes paths."""

@@ -495,35 +495,33 @@ class SimpleDynamics:
         norms = np.abs(rows[touches]).max(axis=1, initial=0.0)
         blocks = [rows[touches] / norms[:, None]]
         row_lo, row_hi = [np.full(int(touches.sum()), -np.inf)], [rhs[touches] / norms]
+
+        def equality(relation: np.ndarray) -> bool | None:
+            """Add ``relation @ v = 0``: True if added, None if the known velocities alone
+            keep it, False if they break it."""
+            row = relation @ spread
+            value = -(relation @ known)
+            if not row.any():
+                return None if abs(value) <= np.abs(relation) @ self.eps else False
+            norm = np.abs(row).max()
+            blocks.append(row[None, :] / norm)
+            row_lo.append([value / norm])
+            row_hi.append([value / norm])
+            return True
+
         for link, direction in zip(self.linkages, directions):
             relation = np.zeros(n)
             relation[link.output] = 1.0
             relation[link.input] -= link.table.slope(q[link.input], direction, q[link.output])
-            row = relation @ spread
-            value = -(relation @ known)
-            if not row.any():
-                if abs(value) > np.abs(relation) @ self.eps:
-                    return None
-                continue
-            norm = np.abs(row).max()
-            blocks.append(row[None, :] / norm)
-            row_lo.append([value / norm])
-            row_hi.append([value / norm])
-            if link.input not in fixed:
+            added = equality(relation)
+            if added is False:
+                return None
+            if added and link.input not in fixed:
                 blocks.append(direction * spread[link.input][None, :] / self.scales[link.input])
                 row_lo.append([0.0])
                 row_hi.append([np.inf])
-        for relation in relations:
-            row = relation @ spread
-            value = -(relation @ known)
-            if not row.any():
-                if abs(value) > np.abs(relation) @ self.eps:
-                    return None
-                continue
-            norm = np.abs(row).max()
-            blocks.append(row[None, :] / norm)
-            row_lo.append([value / norm])
-            row_hi.append([value / norm])
+        if any(equality(relation) is False for relation in relations):
+            return None
         result = self.manager.solve(cost, np.vstack(blocks), np.concatenate(row_lo), np.concatenate(row_hi),
                                     lower, upper)
         if not result.ok:
