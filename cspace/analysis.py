@@ -16,10 +16,11 @@ from functools import cached_property
 import numpy as np
 
 from . import cache
-from .checks import check_initial_overlaps, check_profiles
+from .checks import check_initial_overlaps, check_profiles, overlap_depth, posed
 from .errors import ModelError, UnsupportedPairError
 from .friction import faces_of, sticky_contact
 from .geometry import Arc, region_of
+from .layers import meeting, shift_of, shifted_pair_space
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
 from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, outlines, snapped
@@ -180,7 +181,9 @@ class _PairBuilder:
 
     def build(self, a: Part, b: Part) -> PairSpace:
         """The pair space of ``a`` and ``b``: shared with same-shaped pairs, from the disk cache when there."""
-        coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
+        coordinates = self._coordinates(a, b)
+        if any(self.mechanism.coordinate(c).along_z for c in coordinates):
+            return self.shifted(a, b, coordinates)
         rotating = any(self.mechanism.coordinate(c).is_angle for c in coordinates)
         if rotating:
             self._check_dimension(a, b, coordinates)
@@ -197,11 +200,31 @@ class _PairBuilder:
             self._spaces[digest] = space
         return space.relabeled(a.name, b.name, coordinates)
 
+    def _coordinates(self, a: Part, b: Part) -> tuple[str, ...]:
+        """The pair's coordinates, in mechanism order (a part carried into a band of a shift
+        has lost its shift)."""
+        own = set(a.coordinates) | set(b.coordinates)
+        return tuple(c.name for c in self.mechanism.coordinates if c.name in own)
+
+    def shifted(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> PairSpace:
+        """The pair space of a pair one of whose parts shifts along z (:mod:`cspace.layers`)."""
+        if shift_of(self.mechanism, a) is not None and shift_of(self.mechanism, b) is not None:
+            raise UnsupportedPairError("both parts shift along z; at most one part of a pair may shift",
+                                       file=self.mechanism.source, where=f"parts {a.name!r} and {b.name!r}",
+                                       field="coordinates")
+        return shifted_pair_space(self.mechanism, a, b, coordinates, self.build, self._clear)
+
+    def _clear(self, a: Part, b: Part) -> bool:
+        """Do the slices of two parts with no planar coordinate that meet in z clear each other?"""
+        overlap = self.mechanism.tolerance.overlap
+        return all(overlap_depth(posed(self.mechanism, a, i, {}), posed(self.mechanism, b, j, {}),
+                                 self.tolerance.quantum) <= overlap for i, j in meeting(a, b, 0.0))
+
     def rotating(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> PairSpace:
         """The pair space of a pair in which a part turns (:mod:`cspace.rotation`)."""
         slices = {part.name: [i for i, s in enumerate(part.slices) if _layers_meet(s, a if part is b else b)]
                   for part in (a, b)}
-        shapes = {name: [self.shape(self.mechanism.part(name), i) for i in indices] for name, indices in slices.items()}
+        shapes = {part.name: [self.shape(part, i) for i in slices[part.name]] for part in (a, b)}
         reach = {part.name: self._reach(part, shapes[part.name]) for part in (a, b)}
         repeats = {part.name: self._symmetry(part, slices[part.name], shapes[part.name], reach[part.name])
                    for part in (a, b)}
@@ -250,7 +273,7 @@ class _PairBuilder:
     def shape(self, part: Part, index: int) -> Shape:
         """A slice's outline, arcs flattened within the rotation budget, in lengths relative
         to the mechanism's origin."""
-        key = (part.name, index)
+        key = (part.name, index, part.slices[index].z)
         if key not in self._shapes:
             ox, oy = self.mechanism.origin
             arc, quantum = self.tolerance.rotation_arc, self.tolerance.quantum
@@ -290,7 +313,7 @@ class _PairBuilder:
 
     def compute(self, a: Part, b: Part) -> PairSpace:
         """The pair space of two translating parts: open Minkowski sums of their pieces, cut."""
-        coordinates = tuple(c.name for c in self.mechanism.coordinates if c.part in (a.name, b.name))
+        coordinates = self._coordinates(a, b)
         slack = self.tolerance.length / self.tolerance.quantum  # faces this close to parallel touch face to face
         polygons: list[SumPolygon] = []
         for i, sa in enumerate(a.slices):

@@ -15,6 +15,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .errors import GeometryError, ModelError
 from .geometry import Arc, check_profile, region_of
+from .layers import z_offset
 from .model import LINKAGE, Mechanism, Part
 from .poses import initial_bounds, part_transform
 from .tolerance import MAX_FACETS, MIN_SIZE, RESOLUTION, Tolerance
@@ -131,7 +132,10 @@ def check_initial_overlaps(mechanism: Mechanism, values: Mapping[str, float]) ->
         if j <= i:
             continue
         (pa, sa, ga), (pb, sb, gb) = shapes[i], shapes[j]
-        if pa.name == pb.name or not (sa.z[0] < sb.z[1] and sb.z[0] < sa.z[1]):
+        if pa.name == pb.name:
+            continue
+        za, zb = z_offset(mechanism, pa, values), z_offset(mechanism, pb, values)
+        if not (sa.z[0] + za < sb.z[1] + zb and sb.z[0] + zb < sa.z[1] + za):
             continue
         depth = overlap_depth(ga, gb, mechanism.tolerance.quantum)
         if depth > tolerance:

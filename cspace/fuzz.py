@@ -301,8 +301,8 @@ def _crank(pivot_x: float, radius: float, link: float, piston_length: float, pis
 def moved(mechanism: Mechanism, offset: tuple[float, float] = (0.0, 0.0), scale: float = 1.0) -> Mechanism:
     """The same mechanism drawn ``scale`` times as large and moved by ``offset``.
 
-    Lengths scale (profiles, pivots, joint points, translations' initial values, limits,
-    input velocities and force speeds), so every event happens at the same time and
+    Lengths scale (profiles, slices' z-intervals, pivots, joint points, translations' and
+    shifts' initial values, limits, input velocities and force speeds), so every event happens at the same time and
     every translation coordinate is ``scale`` times its old value; angles are unchanged.
     The offset moves only the drawing: coordinates are displacements from it. Linkage
     members are drawn in their own frames, so only scale applies to them.
@@ -327,8 +327,9 @@ def moved(mechanism: Mechanism, offset: tuple[float, float] = (0.0, 0.0), scale:
                 elements.append(Line(point(e.start, member), point(e.end, member), e.name))
         return Profile(tuple(elements))
 
-    parts = tuple(replace(part, slices=tuple(replace(s, profiles=tuple(profile(p, part.name in members)
-                                                                         for p in s.profiles))
+    parts = tuple(replace(part, slices=tuple(replace(s, z=(s.z[0] * scale, s.z[1] * scale),
+                                                     profiles=tuple(profile(p, part.name in members)
+                                                                    for p in s.profiles))
                                              for s in part.slices)) for part in mechanism.parts)
     coordinates = tuple(
         replace(c, pivot=point(c.pivot)) if c.is_angle else

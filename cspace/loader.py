@@ -241,22 +241,30 @@ class _Reader:
             if name in seen:
                 raise self.fail(f"{field}.name", f"coordinate {name!r} is already defined")
             seen.add(name)
-            axis = self.point(entry, "axis", field, optional=True)
+            along_z = entry.get("axis") == "z"
+            axis = (0.0, 0.0) if along_z else self.point(entry, "axis", field, optional=True)
             pivot = self.point(entry, "pivot", field, optional=True)
             if (axis is None) == (pivot is None):
                 raise self.fail(field, "give exactly one of 'axis' (translation) or 'pivot' (rotation)")
-            if axis is not None:
+            if axis is not None and not along_z:
                 axis = self.direction(axis, f"{field}.axis")
             initial = self.number(entry, "initial", field, optional=True) or 0.0
             limits = self.interval(entry, "limits", field, optional=True)
+            if along_z and limits is None:
+                raise self.fail(f"{field}.limits", "a shift along z needs limits: the travel of the part "
+                                "along its shaft")
             if limits is not None and not limits[0] <= initial <= limits[1]:
                 raise self.fail(f"{field}.initial", f"initial value {_num(initial)} is outside "
                                 f"the limits [{_num(limits[0])}, {_num(limits[1])}]")
-            result.append(Coordinate(name, part, axis=axis, pivot=pivot, initial=initial, limits=limits))
+            result.append(Coordinate(name, part, axis=axis, pivot=pivot, initial=initial, limits=limits,
+                                     along_z=along_z))
         rotations = [c for c in result if c.is_angle]
-        translations = [c for c in result if not c.is_angle]
+        shifts = [c for c in result if c.along_z]
+        translations = [c for c in result if not c.is_angle and not c.along_z]
         if len(rotations) > 1:
             raise self.fail("coordinates", "a part rotates about at most one pivot")
+        if len(shifts) > 1:
+            raise self.fail("coordinates", "a part shifts along z by at most one coordinate")
         if len(translations) > 2:
             raise self.fail("coordinates", "a part translates along at most two in-plane axes")
         if len(translations) == 2:
@@ -514,7 +522,7 @@ class _Reader:
         self.where = f"inputs[{index}]"
         if not isinstance(data, dict):
             raise self.fail("", f"expected a table, got {_kind(data)}")
-        self.keys(data, ("name", "velocities", "sampling"), "")
+        self.keys(data, ("name", "velocities", "sampling", "duration"), "")
         name = self.string(data, "name", optional=True) or ""
         velocities = data.get("velocities")
         if not isinstance(velocities, dict) or not velocities:
@@ -531,7 +539,8 @@ class _Reader:
         sampling = self.number(data, "sampling")
         if sampling <= 0:
             raise self.fail("sampling", f"sampling interval must be positive, got {_num(sampling)}")
-        return InputMotion(tuple(pairs), sampling, name)
+        duration = self.positive(data, "duration", None) if "duration" in data else None
+        return InputMotion(tuple(pairs), sampling, name, duration)
 
     def check_forces_and_inputs(self, forces: tuple[Force, ...], inputs: tuple[InputMotion, ...],
                                 linkages: tuple[Linkage, ...]) -> None:

@@ -53,10 +53,15 @@ class Slice:
 class Coordinate:
     """A mobile degree of freedom of a part.
 
-    ``axis`` is set for a translation (a unit vector), ``pivot`` for a rotation.
+    ``axis`` is set for a translation (a unit vector in the plane), ``pivot`` for a
+    rotation. A *shift* (``along_z``) translates its part along z, as a gear slides on
+    its shaft: it moves nothing in the plane (``axis`` is (0, 0)) and carries the
+    part's slices up the z axis by its value, so which slices meet depends on it.
 
     >>> Coordinate("xp", "piston", axis=(1.0, 0.0), initial=10.0).kind
     'translation'
+    >>> Coordinate("s", "cluster", axis=(0.0, 0.0), along_z=True, limits=(0.0, 2.0)).kind
+    'shift'
     """
 
     name: str
@@ -65,10 +70,11 @@ class Coordinate:
     pivot: Point | None = None
     initial: float = 0.0
     limits: tuple[float, float] | None = None
+    along_z: bool = False
 
     @property
     def kind(self) -> str:
-        return "rotation" if self.pivot is not None else "translation"
+        return "rotation" if self.pivot is not None else "shift" if self.along_z else "translation"
 
     @property
     def is_angle(self) -> bool:
@@ -80,7 +86,8 @@ class Coordinate:
         return self.is_angle and self.limits is None
 
     def __repr__(self) -> str:
-        where = f"axis={self.axis!r}" if self.axis is not None else f"pivot={self.pivot!r}"
+        where = "along z" if self.along_z else f"axis={self.axis!r}" if self.axis is not None else \
+            f"pivot={self.pivot!r}"
         lim = f", limits={self.limits!r}" if self.limits else ""
         return f"Coordinate({self.name!r}, part={self.part!r}, {where}, initial={self.initial!r}{lim})"
 
@@ -177,15 +184,19 @@ class Force:
 
 @dataclass(frozen=True)
 class InputMotion:
-    """Input coordinates moving at constant velocities, together, sampled every ``sampling``.
+    """Input coordinates moving at constant velocities, together, sampled every ``sampling``,
+    until the mechanism blocks them or, with a ``duration``, for that long at most.
 
     >>> InputMotion((("cd", 1.0),), 0.25)
     InputMotion((('cd', 1.0),), sampling=0.25)
+    >>> InputMotion((("key", 1.0),), 0.1, duration=3.0)
+    InputMotion((('key', 1.0),), sampling=0.1, duration=3.0)
     """
 
     velocities: tuple[tuple[str, float], ...]
     sampling: float
     name: str = ""
+    duration: float | None = None
 
     @property
     def coordinates(self) -> tuple[str, ...]:
@@ -193,7 +204,8 @@ class InputMotion:
 
     def __repr__(self) -> str:
         name = f", name={self.name!r}" if self.name else ""
-        return f"InputMotion({self.velocities!r}, sampling={self.sampling!r}{name})"
+        duration = f", duration={self.duration!r}" if self.duration is not None else ""
+        return f"InputMotion({self.velocities!r}, sampling={self.sampling!r}{name}{duration})"
 
 
 @dataclass(frozen=True)

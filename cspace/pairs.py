@@ -3,7 +3,8 @@
 A part's swept envelope is the box it can reach over its coordinate ranges (limits,
 a linkage output's tabulated range, or unbounded). Two parts form a pair when their
 envelopes meet and their z-intervals overlap with positive length (parts stacked
-face to face in z never interact). Linkage members interact only through their
+face to face in z never interact; a part's shift along z widens its interval by its
+travel). Linkage members interact only through their
 joints, so they take part in no pair. Where both parts' swept regions are cheap to
 draw exactly (a fixed part, or one turning about its pivot alone), boxes that meet
 are not enough: the regions must come within a few arc tolerances (a lever turning
@@ -21,6 +22,7 @@ from shapely import affinity
 from shapely.geometry.base import BaseGeometry
 
 from .geometry import region_of
+from .layers import layers_may_meet, z_travel
 from .model import FIXED, LINKAGE, Mechanism, Part
 
 FAR = 1e30
@@ -63,7 +65,7 @@ def interacting_pairs(mechanism: Mechanism, ranges: dict[str, tuple[float, float
     boxes = {}
     for i, part in enumerate(candidates):
         x0, y0, x1, y1 = swept_envelope(mechanism, part, ranges)
-        z0, z1 = part.z_range
+        z0, z1 = np.add(part.z_range, z_travel(mechanism, part))
         boxes[i] = (x0, y0, z0, x1, y1, z1)
         tree.insert(i, boxes[i])
     pairs = []
@@ -73,7 +75,7 @@ def interacting_pairs(mechanism: Mechanism, ranges: dict[str, tuple[float, float
             other = candidates[j]
             if j <= i or (part.motion == FIXED and other.motion == FIXED):
                 continue
-            if _z_overlap(part, other) and _may_meet(mechanism, part, other, regions):
+            if layers_may_meet(mechanism, part, other) and _may_meet(mechanism, part, other, regions):
                 pairs.append((part.name, other.name))
     return pairs
 
@@ -128,6 +130,3 @@ def _drawn(mechanism: Mechanism, part: Part) -> bool:
     return part.motion == FIXED or (len(part.coordinates) == 1
                                     and mechanism.coordinate(part.coordinates[0]).is_angle)
 
-
-def _z_overlap(a: Part, b: Part) -> bool:
-    return any(sa.z[0] < sb.z[1] and sb.z[0] < sa.z[1] for sa in a.slices for sb in b.slices)

@@ -24,6 +24,7 @@ from shapely.ops import unary_union
 
 from .checks import overlap_depth
 from .geometry import Line, region_of
+from .layers import z_offset
 from .model import LINKAGE, Mechanism
 from .tolerance import NOISE
 from .trace import Trace
@@ -131,10 +132,12 @@ class Scene:
         shifted = np.asarray(points, float) - (dx, dy) - pivot
         return shifted @ np.array([[c, s], [-s, c]]) + pivot
 
-    def touching(self, a: tuple[str, int], b: tuple[str, int]) -> bool:
-        """Can slices a and b touch: different parts whose z-intervals overlap?"""
-        za = self.mechanism.part(a[0]).slices[a[1]].z
-        zb = self.mechanism.part(b[0]).slices[b[1]].z
+    def touching(self, a: tuple[str, int], b: tuple[str, int], values: dict[str, float]) -> bool:
+        """Can slices a and b touch at ``values``: different parts whose z-intervals (carried
+        by their shifts along z) overlap?"""
+        pa, pb = self.mechanism.part(a[0]), self.mechanism.part(b[0])
+        za = np.add(pa.slices[a[1]].z, z_offset(self.mechanism, pa, values))
+        zb = np.add(pb.slices[b[1]].z, z_offset(self.mechanism, pb, values))
         return a[0] != b[0] and za[0] < zb[1] and zb[0] < za[1]
 
 
@@ -152,7 +155,7 @@ def overlaps(mechanism: Mechanism, values: dict[str, float], tolerance: float,
     found = []
     for i, ka in enumerate(keys):
         for kb in keys[i + 1:]:
-            if scene.touching(ka, kb):
+            if scene.touching(ka, kb, values):
                 depth = overlap_depth(shapes[ka], shapes[kb], scene.grid)
                 if depth > tolerance:
                     found.append((ka[0], kb[0], depth))
@@ -184,7 +187,7 @@ def held(scene: Scene, values: dict[str, float], coordinate: str, direction: int
     def holders(move: dict[str, float]) -> set[tuple[str, int]]:
         moved = scene.place({**values, **{n: values[n] + d for n, d in move.items()}}, {owner})
         return {other for key, shape in moved.items() for other, other_shape in others.items()
-                if scene.touching(key, other)
+                if scene.touching(key, other, {**values, **move})
                 and shapely.intersection(shape, other_shape, grid_size=scene.grid).area > noise}
 
     if spec.is_angle:

@@ -156,11 +156,12 @@ def test_turning_families_start_clear(family):
         case = generate(SeededDraw(seed), (family,))
         mechanism = loads(case.text)
         scene = Scene(mechanism)
-        shapes = scene.place({c.name: c.initial for c in mechanism.coordinates})
+        values = {c.name: c.initial for c in mechanism.coordinates}
+        shapes = scene.place(values)
         keys = sorted(shapes)
         for i, a in enumerate(keys):
             for b in keys[i + 1:]:
-                if scene.touching(a, b) and "frame" not in (a[0], b[0]):
+                if scene.touching(a, b, values) and "frame" not in (a[0], b[0]):
                     gap = shapes[a].distance(shapes[b])
                     overlap = shapes[a].intersection(shapes[b]).area
                     assert overlap < 1e-9 and gap >= GAP - 1e-9, \

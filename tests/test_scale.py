@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from cspace import ModelError, analyze, load, loads, trace
 from cspace.describe import describe, path_rows
 from cspace.fuzz import mechanism, moved
+from cspace.layout import Stop
 from cspace.testing import replay
 from cspace.tolerance import MIN_SIZE, RESOLUTION
 
@@ -119,7 +120,10 @@ def test_an_axis_of_huge_components_is_refused_like_any_huge_number():
 
 
 def behaviour(result) -> list[tuple]:
-    return [(s.first.roots, s.first.lines, tuple(sorted(map(str, s.first.contacts))), s.first.signs, s.end)
+    """Each segment's drive, contacts, signs and end; a stop by coordinate and side (a
+    translation's or a shift's limit is a length: it scales)."""
+    return [(s.first.roots, s.first.lines, tuple(sorted(f"{c.coordinate} at {c.side} limit" if isinstance(c, Stop)
+                                                        else str(c) for c in s.first.contacts)), s.first.signs, s.end)
             for s in result.segments]
 
 

@@ -27,6 +27,7 @@ import numpy as np
 import pyvista
 
 from cspace import Analysis
+from cspace.layers import z_offset
 
 from .colors import part_colors
 from .framing import check_view, framed_box, place_camera
@@ -96,8 +97,11 @@ class Scene:
 
     def pose(self, values: np.ndarray, caption: str = "") -> None:
         """Move every part to the configuration ``values`` and set the caption."""
+        mechanism = self.analysis.mechanism
+        named = {c.name: float(v) for c, v in zip(mechanism.coordinates, values)}
         for name, transform in part_poses(self.analysis, values).items():
             matrix = _matrix4(transform)
+            matrix[2, 3] = z_offset(mechanism, mechanism.part(name), named)  # a shift along z lifts it
             for actor in self._actors[name]:
                 actor.user_matrix = matrix
         self._caption.input = wrapped(caption, round(self.size[0] / (CHARACTER_WIDTH * caption_size(self.size))))

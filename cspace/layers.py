@@ -1,0 +1,320 @@
+"""Parts that shift along z (a gear sliding on its shaft): which slices of two parts meet
+over which stretch of the shift, and the pair space over (planar coordinates, shift)
+assembled from one planar pair space per stretch.
+
+A shift carries its part's slices up the z axis by its value. Two slices meet (overlap
+in z with positive length) over an open interval of the relative shift ``r``, B's
+shift less A's. The ends of those intervals cut ``r``'s travel into *bands* within
+which the same slices meet, and the pair's free space is, band by band, the planar
+free space of the slices meeting there times the band's closed interval of ``r``:
+each of the band's planar regions with two rows added, ``lo <= r <= hi``. So the
+pair space gains the shift's coordinate only for a pair one of whose parts shifts,
+and its region count is the sum of its bands' planar counts (one for a band where
+nothing meets).
+
+Where two bands meet, a configuration belongs to the regions of each band in which it
+is free. Moving across into a band where the planar configuration is blocked is a
+contact in z, the top face of one slice on the bottom face of the other, reported as
+``slices[j].top``/``slices[i].bottom``: a shifted gear is blocked until its teeth line
+up with the gear it is to engage. (At the end itself fewer slices meet than on either
+side, so a configuration blocked on both sides would be free there alone; such a
+configuration is taken as blocked, which loses nothing a motion of nonzero length
+could use.)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .model import Coordinate, Mechanism, Part
+from .pairspace import Contact, PairSpace, Region, RegionEdge
+
+FAR = 1e30
+SlicePair = tuple[int, int]
+
+
+def shift_of(mechanism: Mechanism, part: Part) -> Coordinate | None:
+    """The part's shift along z, if it has one."""
+    return next((c for c in map(mechanism.coordinate, part.coordinates) if c.along_z), None)
+
+
+def z_offset(mechanism: Mechanism, part: Part, values) -> float:
+    """How far the part's slices are carried up z at the coordinate values (0 without a shift)."""
+    shift = shift_of(mechanism, part)
+    return 0.0 if shift is None else float(values[shift.name])
+
+
+def z_travel(mechanism: Mechanism, part: Part) -> tuple[float, float]:
+    """The range of the part's z offset: its shift's limits, or (0, 0)."""
+    shift = shift_of(mechanism, part)
+    return (0.0, 0.0) if shift is None else shift.limits
+
+
+def meeting(a: Part, b: Part, r: float) -> tuple[SlicePair, ...]:
+    """Slices (index in a, index in b) that overlap in z with B carried up by ``r`` relative to A.
+
+    >>> from cspace.model import Slice
+    >>> a = Part("a", "fixed", (Slice((0, 1), ()), Slice((4, 5), ())))
+    >>> b = Part("b", "fixed", (Slice((0, 1), ()), Slice((2, 3), ())))
+    >>> meeting(a, b, 0.5), meeting(a, b, 1.0), meeting(a, b, 1.5)
+    (((0, 0),), (), ((1, 1),))
+    """
+    return tuple((i, j) for i, sa in enumerate(a.slices) for j, sb in enumerate(b.slices)
+                 if sa.z[0] < sb.z[1] + r and sb.z[0] + r < sa.z[1])
+
+
+def layers_may_meet(mechanism: Mechanism, a: Part, b: Part) -> bool:
+    """Can some slice of ``a`` overlap some slice of ``b`` in z over the parts' shifts?"""
+    (a0, a1), (b0, b1) = z_travel(mechanism, a), z_travel(mechanism, b)
+    low, high = b0 - a1, b1 - a0
+    return any(sa.z[0] - sb.z[1] < high and low < sa.z[1] - sb.z[0] for sa in a.slices for sb in b.slices)
+
+
+def bands(a: Part, b: Part, low: float, high: float) -> list[tuple[float, float, tuple[SlicePair, ...]]]:
+    """The stretches of ``r`` in ``[low, high]`` within which the same slices meet, as
+    ``(lo, hi, meeting)``: the first band open to -inf, the last to +inf (the shift's
+    limits bound it), neighbours with the same slices meeting merged.
+
+    >>> from cspace.model import Slice
+    >>> a = Part("a", "fixed", (Slice((0.0, 1.0), ()), Slice((4.0, 5.0), ())))
+    >>> b = Part("b", "fixed", (Slice((0.0, 1.0), ()), Slice((2.0, 3.0), ())))
+    >>> bands(a, b, 0.0, 2.0)
+    [(-inf, 1.0, ((0, 0),)), (1.0, inf, ((1, 1),))]
+    """
+    ends = sorted({e for sa in a.slices for sb in b.slices
+                   for e in (sa.z[0] - sb.z[1], sa.z[1] - sb.z[0]) if low < e < high})
+    cuts = [-math.inf] + ends + [math.inf]
+    out: list[tuple[float, float, tuple[SlicePair, ...]]] = []
+    for lo, hi in zip(cuts, cuts[1:]):
+        met = meeting(a, b, (max(lo, low) + min(hi, high)) / 2)
+        if out and out[-1][2] == met:
+            out[-1] = (out[-1][0], hi, met)
+        else:
+            out.append((lo, hi, met))
+    return out
+
+
+def carried(part: Part, r: float, shift: Coordinate | None) -> Part:
+    """The part with its slices carried up z by ``r`` and without its shift: how it meets
+    the other part within one band, for the planar pair space."""
+    from dataclasses import replace
+
+    slices = tuple(replace(s, z=(s.z[0] + r, s.z[1] + r)) for s in part.slices)
+    coordinates = tuple(c for c in part.coordinates if shift is None or c != shift.name)
+    return replace(part, slices=slices, coordinates=coordinates)
+
+
+@dataclass(frozen=True)
+class Band:
+    """A stretch ``lo <= r <= hi`` of a shifted pair, the slices meeting there and their
+    planar pair space (None when the pair has no planar coordinate: then ``free`` says
+    whether the slices meeting clear each other). ``transform`` takes the shifted space's
+    planar point to this band's; ``first`` is the index of its first region."""
+
+    lo: float
+    hi: float
+    slices: tuple[SlicePair, ...]
+    space: PairSpace | None
+    free: bool
+    transform: np.ndarray
+    first: int = 0
+
+    def planar(self, point: np.ndarray) -> np.ndarray:
+        return self.transform @ point[:-1]
+
+    def blocks(self, point: np.ndarray, tolerance: float) -> bool:
+        """Is the planar configuration of ``point`` blocked in this band (not even touching)?"""
+        if self.space is None:
+            return not self.free
+        return not self.space.regions_at(self.planar(point), tolerance)
+
+    def __repr__(self) -> str:
+        return f"Band({self.lo!r}, {self.hi!r}, slices={self.slices!r}, free={self.free})"
+
+
+@dataclass(frozen=True)
+class ZEnd:
+    """A band region's row at an end of its band, and what lies beyond: the neighbouring
+    band, and the contact of the slices' z faces where that band blocks the configuration."""
+
+    row: int
+    beyond: Band
+    contacts: tuple[Contact, ...]
+
+    def __repr__(self) -> str:
+        return f"ZEnd(row={self.row}, {', '.join(map(str, self.contacts))})"
+
+
+@dataclass(frozen=True)
+class ShiftedRegion(Region):
+    """A region of a shifted pair: a planar region of its band times the band's stretch of
+    the shift. ``edges`` are the planar region's (in its band's planar coordinates)."""
+
+    band: Band | None = None
+    planar_index: int = -1
+    ends: tuple[ZEnd, ...] = field(default=())
+
+    def contacts_at(self, point: np.ndarray, tolerance: float) -> tuple[RegionEdge, ...]:
+        found: tuple[RegionEdge, ...] = ()
+        if self.band.space is not None:
+            found = self.band.space.geometry[self.planar_index].contacts_at(self.band.planar(point), tolerance)
+        return found + self.z_contacts(point, tolerance)
+
+    def z_contacts(self, point: np.ndarray, tolerance: float) -> tuple[RegionEdge, ...]:
+        """The z faces touching at ``point``: at an end of the band, where the band beyond blocks it."""
+        slack = self.bounds - self.rows @ point
+        return tuple(RegionEdge(end.row, tuple(point), tuple(point), end.contacts) for end in self.ends
+                     if slack[end.row] <= tolerance and end.beyond.blocks(point, tolerance))
+
+    def __repr__(self) -> str:
+        return f"ShiftedRegion({self.name!r}, dimension={self.dimension}, rows={len(self.bounds)})"
+
+
+@dataclass
+class ShiftedPairSpace(PairSpace):
+    """The pair space of two parts one of which shifts along z: the planar pair space of
+    each band of the shift, times the band (see the module's docstring). Its last axis is
+    the relative shift ``r``; its other axes are the first computed band's planar axes.
+
+    Not shared between pairs of the same shapes, as a computed translating or turning
+    space is: its bands are each such a space, shared as they are.
+    """
+
+    bands: tuple[Band, ...] = ()
+
+    def __post_init__(self) -> None:
+        self._geometry = self.regions
+        self._names = None
+
+    def regions_at(self, point: np.ndarray, tolerance: float) -> list[int]:
+        r = point[-1]
+        found = []
+        for band in self.bands:
+            if band.lo - tolerance <= r <= band.hi + tolerance:
+                if band.space is None:
+                    found.extend([band.first] if band.free else [])
+                else:
+                    found.extend(band.first + i for i in band.space.regions_at(band.planar(point), tolerance))
+        return [i for i in found if self._geometry[i].contains(point, tolerance)]
+
+    def contacts_in(self, index: int, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
+        region = self._geometry[index]
+        band = region.band
+        found = set(band.space.contacts_in(region.planar_index, band.planar(point), tolerance)) \
+            if band.space is not None else set()
+        found.update(c for edge in region.z_contacts(point, tolerance) for c in edge.contacts)
+        return frozenset(found)
+
+    def relabeled(self, part_a: str, part_b: str, coordinates: tuple[str, ...]) -> PairSpace:
+        if (part_a, part_b, coordinates) != (self.part_a, self.part_b, self.coordinates):
+            raise ValueError("a shifted pair space is built for its own pair")
+        return self
+
+    def __repr__(self) -> str:
+        return (f"ShiftedPairSpace({self.name!r}, coordinates={self.coordinates!r}, bands={len(self.bands)}, "
+                f"regions={len(self._geometry)})")
+
+
+def shifted_pair_space(mechanism: Mechanism, a: Part, b: Part, coordinates: tuple[str, ...],
+                       planar: Callable[[Part, Part], PairSpace], clear: Callable[[Part, Part], bool]
+                       ) -> ShiftedPairSpace:
+    """The pair space of ``a`` and ``b``, one of which shifts along z (at most one shift
+    to a pair). ``planar(a', b')`` is the planar pair space of the parts as they meet in
+    one band; ``clear(a', b')`` says, for parts with no planar coordinate, whether their
+    slices meeting clear each other.
+    """
+    shifts = [c for c in (shift_of(mechanism, a), shift_of(mechanism, b)) if c is not None]
+    shift = shifts[0]
+    sign = 1.0 if shift.part == b.name else -1.0
+    low, high = sorted((sign * shift.limits[0], sign * shift.limits[1]))
+    planar_names = tuple(c for c in coordinates if c != shift.name)
+    raw = []
+    for lo, hi, met in bands(a, b, low, high):
+        inside = (max(lo, low) + min(hi, high)) / 2
+        pa, pb = (carried(a, 0.0, shift), carried(b, inside, shift)) if sign > 0 else \
+            (carried(a, -inside, shift), carried(b, 0.0, shift))
+        if not met:
+            raw.append((lo, hi, met, None, True))
+        elif planar_names:
+            raw.append((lo, hi, met, planar(pa, pb), True))
+        else:
+            raw.append((lo, hi, met, None, clear(pa, pb)))
+    spaces = [s for *_, s, _ in raw if s is not None]
+    base = spaces[0].matrix if spaces else np.zeros((0, len(planar_names)))
+    dims = base.shape[0]
+    columns = [coordinates.index(c) for c in planar_names]
+    matrix = np.zeros((dims + 1, len(coordinates)))
+    matrix[:dims, columns] = base
+    matrix[dims, coordinates.index(shift.name)] = sign
+    periods = (spaces[0].periods or (0.0,) * dims if spaces else ()) + (0.0,)
+    made = []
+    first = 0
+    for lo, hi, met, space, free in raw:
+        transform = _transform(space.matrix, base) if space is not None else np.eye(dims)
+        count = len(space.geometry) if space is not None else int(free)
+        made.append(Band(lo, hi, met, space, free, transform, first))
+        first += count
+    regions = []
+    for k, band in enumerate(made):
+        below = made[k - 1] if k else None
+        above = made[k + 1] if k + 1 < len(made) else None
+        planar_regions = band.space.geometry if band.space is not None else \
+            ([_point_region(dims)] if band.free else [])
+        for i, region in enumerate(planar_regions):
+            regions.append(_lifted(region, band, i, below, above, a, b, len(regions)))
+    return ShiftedPairSpace(a.name, b.name, coordinates, matrix, tuple(regions), (), periods, tuple(made))
+
+
+def _transform(matrix: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """``T`` with ``matrix = T @ base``: a band's planar axes from the first band's (they
+    differ by scales: a turning part's angle is scaled by the reach of its slices)."""
+    transform, *_ = np.linalg.lstsq(base.T, matrix.T, rcond=None)
+    transform = transform.T
+    if not np.allclose(transform @ base, matrix, rtol=1e-12, atol=1e-12 * float(np.abs(matrix).max())):
+        raise ValueError("the bands of a shifted pair have planar spaces on different axes")
+    return transform
+
+
+def _point_region(dims: int) -> Region:
+    return Region("r1", np.zeros((0, dims)), np.zeros(0), np.zeros((1, dims)), (), 0, (-FAR,) * dims + (FAR,) * dims)
+
+
+def _lifted(region: Region, band: Band, index: int, below: Band | None, above: Band | None,
+            a: Part, b: Part, number: int) -> ShiftedRegion:
+    """A band's planar region times the band: its rows in the shifted space's planar axes
+    (unit length again), then ``r <= hi`` and ``-r <= -lo`` where finite."""
+    rows = region.rows @ band.transform if len(region.bounds) else region.rows
+    norms = np.linalg.norm(rows, axis=1) if len(region.bounds) else np.zeros(0)
+    rows = np.hstack([rows / norms[:, None], np.zeros((len(rows), 1))]) if len(region.bounds) else \
+        np.zeros((0, rows.shape[1] + 1))
+    bounds = region.bounds / norms if len(region.bounds) else np.zeros(0)
+    extra_rows, extra_bounds, ends = [], [], []
+    for side, value, beyond in ((1.0, band.hi, above), (-1.0, band.lo, below)):
+        if math.isfinite(value):
+            row = np.zeros(rows.shape[1])
+            row[-1] = side
+            extra_rows.append(row)
+            extra_bounds.append(side * value)
+            if beyond is not None:
+                ends.append(ZEnd(len(bounds) + len(extra_bounds) - 1, beyond,
+                                 _z_contacts(a, b, set(beyond.slices) - set(band.slices), side)))
+    rows = np.vstack([rows] + extra_rows) if extra_rows else rows
+    bounds = np.concatenate([bounds, extra_bounds])
+    lo = band.lo if math.isfinite(band.lo) else -FAR
+    hi = band.hi if math.isfinite(band.hi) else FAR
+    half = len(region.bbox) // 2
+    bbox = tuple(region.bbox[:half]) + (lo,) + tuple(region.bbox[half:]) + (hi,)
+    return ShiftedRegion(f"{region.name}@z{number}", rows, bounds, region.vertices, region.edges,
+                         region.dimension + 1, bbox, band, index, tuple(ends))
+
+
+def _z_contacts(a: Part, b: Part, entering: set[SlicePair], upward: float) -> tuple[Contact, ...]:
+    """Contacts of the z faces of the slices that start to meet across a band's end: moving
+    B up relative to A (``upward`` > 0), B's slice's top meets A's slice's bottom."""
+    face_a, face_b = ("bottom", "top") if upward > 0 else ("top", "bottom")
+    return tuple(Contact(a.name, (f"slices[{i}].{face_a}",), b.name, (f"slices[{j}].{face_b}",))
+                 for i, j in sorted(entering))
