@@ -24,6 +24,7 @@ from .tolerance import NOISE
 TWO_PI = 2 * math.pi
 MAX_SAMPLES = 1_000_000
 INPUT_BLOCKED = "input blocked"
+INPUT_DONE = "input motion done"  # it ran for its duration: the next takes over
 
 
 @dataclass(frozen=True)
@@ -277,8 +278,8 @@ def _ending(segment: Segment, following: Segment | None, names: list[str] | None
     last = segment.pieces[-1]
     if following is None:
         return end_reason or last.end
-    if last.end == INPUT_BLOCKED:
-        return INPUT_BLOCKED
+    if last.end in (INPUT_BLOCKED, INPUT_DONE):
+        return last.end
     before, after = segment.first.contacts, following.first.contacts
     events = [_contact_event(c, "begins") for c in sorted(after - before, key=str)]
     events += [_contact_event(c, "ends") for c in sorted(before - after, key=str)]

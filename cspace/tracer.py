@@ -32,7 +32,7 @@ from .friction import Friction, Grip
 from .pairspace import Contact
 from .regions import Choices, MechanismRegion, RegionDiagram
 from .tolerance import NOISE
-from .trace import INPUT_BLOCKED, DriveLine, Piece, Trace, TraceStats
+from .trace import INPUT_BLOCKED, INPUT_DONE, DriveLine, Piece, Trace, TraceStats
 
 MAX_PIECES = 20000
 MAX_REFINE = 40  # joint solves at most to place one event on the real linkage (it takes two or three)
@@ -117,14 +117,16 @@ class Tracer:
                 end = "time allotment used"
                 break
             if current >= len(motions):
-                end = INPUT_BLOCKED
+                end = pieces[-1].end if pieces and pieces[-1].end == INPUT_DONE else INPUT_BLOCKED
                 break
             motion = motions[current]
             rates = {self.mechanism.coordinate_index[c]: v for c, v in motion.velocities}
-            piece = self.step(q, INPUT, rates, current, now, now, motion_start, allotment)
+            stop = allotment if motion.duration is None else min(allotment, motion_start + motion.duration)
+            piece = None if now >= stop * (1 - NOISE) else \
+                self.step(q, INPUT, rates, current, now, now, motion_start, stop)
             if piece is None:
                 if pieces:
-                    pieces[-1].end = INPUT_BLOCKED
+                    pieces[-1].end = INPUT_DONE if stop < allotment and now >= stop * (1 - NOISE) else INPUT_BLOCKED
                 current, motion_start = current + 1, now
                 continue
             pieces.append(piece)
