@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import shapely
 from shapely.geometry import LinearRing, MultiPolygon, Polygon
@@ -208,8 +209,12 @@ class Profile:
         Outward, an arc's first and last segments run along its tangents; where a straight
         face meets the arc tangentially (a rounded corner) that segment extends the face,
         and is named after it: a rounded block resting on its flat bottom touches with its
-        bottom, not with the arcs beside it.
+        bottom, not with the arcs beside it. Remembered: analysis, checks and replay ask
+        for the same profile at the same tolerance many times (a gear's hundreds of arcs).
         """
+        return _polyline(self, tolerance, outward)
+
+    def _polyline(self, tolerance: float, outward: bool) -> Polyline:
         vertices: list[Point] = []
         vertex_features: list[Feature] = []
         edge_features: list[Feature] = []
@@ -359,3 +364,8 @@ def _num(value: float) -> str:
 
 def _fmt(point: Point) -> str:
     return f"({_num(point[0])}, {_num(point[1])})"
+
+
+@lru_cache(maxsize=4096)
+def _polyline(profile: Profile, tolerance: float, outward: bool) -> Polyline:
+    return profile._polyline(tolerance, outward)

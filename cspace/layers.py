@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -122,6 +123,11 @@ class Band:
     free: bool
     transform: np.ndarray
     first: int = 0
+
+    @cached_property
+    def identity(self) -> bool:
+        return self.transform.shape[0] == self.transform.shape[1] and \
+            bool(np.array_equal(self.transform, np.eye(len(self.transform))))
 
     def planar(self, point: np.ndarray) -> np.ndarray:
         return self.transform @ point[:-1]
@@ -287,11 +293,12 @@ def _lifted(region: Region, band: Band, index: int, below: Band | None, above: B
             a: Part, b: Part, number: int) -> ShiftedRegion:
     """A band's planar region times the band: its rows in the shifted space's planar axes
     (unit length again), then ``r <= hi`` and ``-r <= -lo`` where finite."""
-    rows = region.rows @ band.transform if len(region.bounds) else region.rows
-    norms = np.linalg.norm(rows, axis=1) if len(region.bounds) else np.zeros(0)
-    rows = np.hstack([rows / norms[:, None], np.zeros((len(rows), 1))]) if len(region.bounds) else \
-        np.zeros((0, rows.shape[1] + 1))
-    bounds = region.bounds / norms if len(region.bounds) else np.zeros(0)
+    rows, bounds = region.rows, region.bounds
+    if len(bounds) and not band.identity:
+        rows = rows @ band.transform
+        norms = np.linalg.norm(rows, axis=1)
+        rows, bounds = rows / norms[:, None], bounds / norms
+    rows = np.hstack([rows, np.zeros((len(rows), 1))])
     extra_rows, extra_bounds, ends = [], [], []
     for side, value, beyond in ((1.0, band.hi, above), (-1.0, band.lo, below)):
         if math.isfinite(value):
