@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from dataclasses import astuple
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -50,6 +51,7 @@ from .tolerance import Tolerance
 
 FORMAT = 4
 MAX_BYTES = 256 * 1024 * 1024  # no pair space of a valid mechanism comes near this
+NUMBERS = {int, float}  # JSON numbers (a bool is not one)
 STALE_SECONDS = 60.0  # a temporary file this old belongs to a run that was killed
 _PACKAGE = Path(__file__).resolve().parent
 _CODE = hashlib.sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
@@ -222,14 +224,15 @@ def _decode(data: dict) -> PairSpace:
     periods = _vector(data["periods"], "periods")
     if len(periods) not in (0, k) or any(p < 0 for p in periods):
         raise Damaged(f"periods {periods!r} for a space of dimension {k}")
-    regions = tuple(_region(r, k, parts) for r in data["regions"])
+    contacts: dict[tuple, Contact] = {}
+    regions = tuple(_region(r, k, parts, contacts) for r in data["regions"])
     if not regions:
         raise Damaged("no regions")
     return PairSpace(parts[0], parts[1], tuple(data["coordinates"]), matrix, regions, blocked,
                      tuple(float(p) for p in periods))
 
 
-def _region(data, k: int, parts: tuple[str, str]) -> Region:
+def _region(data, k: int, parts: tuple[str, str], contacts: dict) -> Region:
     _fields(data, "region", {"name": str, "rows": list, "bounds": list, "vertices": list, "dimension": int,
                              "bbox": list, "edges": list})
     rows = _matrix(data["rows"], "rows", k)
@@ -242,34 +245,46 @@ def _region(data, k: int, parts: tuple[str, str]) -> Region:
     bbox = _vector(data["bbox"], "bbox")
     if len(bbox) != 2 * k:
         raise Damaged(f"region {data['name']!r} has a box of {len(bbox)} numbers")
-    edges = tuple(_edge(e, len(rows), k, parts) for e in data["edges"])
-    return Region(data["name"], rows, np.array(bounds, float), vertices, edges, data["dimension"],
-                  tuple(float(v) for v in bbox))
+    return Region(data["name"], rows, np.array(bounds, float), vertices, _edges(data["edges"], len(rows), k,
+                                                                               parts, contacts),
+                  data["dimension"], tuple(float(v) for v in bbox))
 
 
-def _edge(data, rows: int, k: int, parts: tuple[str, str]) -> RegionEdge:
-    if not (isinstance(data, list) and len(data) == 4):
+def _edges(data: list, rows: int, k: int, parts: tuple[str, str], contacts: dict) -> tuple[RegionEdge, ...]:
+    """A region's edges, checked together: the numbers in bulk, each contact once per space."""
+    if not all(type(e) is list and len(e) == 4 for e in data):
         raise Damaged("an edge is not [row, start, end, contacts]")
-    row, start, end, contacts = data
-    if type(row) is not int or not 0 <= row < rows:
-        raise Damaged(f"an edge on row {row!r} of a region with {rows} rows")
-    start, end = _vector(start, "edge start"), _vector(end, "edge end")
-    if len(start) != k or len(end) != k or not isinstance(contacts, list):
+    if not data:
+        return ()
+    numbers, starts, ends, labels = zip(*data)
+    if not set(map(type, numbers)) <= {int} or min(numbers) < 0 or max(numbers) >= rows:
+        raise Damaged(f"an edge on a row outside a region with {rows} rows")
+    starts = _matrix(list(starts), "edge start", k).tolist()
+    ends = _matrix(list(ends), "edge end", k).tolist()
+    if not all(type(c) is list for c in labels):
         raise Damaged("an edge of the wrong dimension")
-    return RegionEdge(row, tuple(float(v) for v in start), tuple(float(v) for v in end),
-                      tuple(_contact(c, parts) for c in contacts))
+    return tuple(RegionEdge(row, tuple(start), tuple(end), tuple(_contact(c, parts, contacts) for c in label))
+                 for row, start, end, label in zip(numbers, starts, ends, labels))
 
 
-def _contact(data, parts: tuple[str, str]) -> Contact:
-    if not (isinstance(data, list) and len(data) == 4):
+def _contact(data, parts: tuple[str, str], seen: dict) -> Contact:
+    """A contact, checked the first time it is met (``seen`` keeps it)."""
+    if not (type(data) is list and len(data) == 4 and type(data[1]) is list and type(data[3]) is list):
         raise Damaged("a contact is not [part, faces, part, faces]")
+    key = (data[0], tuple(data[1]), data[2], tuple(data[3]))
+    try:
+        if key in seen:
+            return seen[key]
+    except TypeError:  # a part or face that is not a name
+        raise Damaged("a contact's parts and faces are not names") from None
     part_a, faces_a, part_b, faces_b = data
     if (part_a, part_b) != parts:
         raise Damaged(f"a contact between {part_a!r} and {part_b!r} in the space of {parts[0]!r}/{parts[1]!r}")
     for faces in (faces_a, faces_b):
         if not (isinstance(faces, list) and faces and all(isinstance(f, str) for f in faces)):
             raise Damaged("a contact's faces are not names")
-    return Contact(part_a, tuple(faces_a), part_b, tuple(faces_b))
+    seen[key] = Contact(part_a, tuple(faces_a), part_b, tuple(faces_b))
+    return seen[key]
 
 
 def _fields(data, what: str, expected: dict[str, type]) -> None:
@@ -282,19 +297,17 @@ def _fields(data, what: str, expected: dict[str, type]) -> None:
 
 
 def _vector(values, what: str) -> list[float]:
-    if not isinstance(values, list) or not all(_finite(v) for v in values):
-        raise Damaged(f"{what} is not a list of finite numbers")
-    return values
+    try:
+        if isinstance(values, list) and set(map(type, values)) <= NUMBERS and all(map(math.isfinite, values)):
+            return values
+    except OverflowError:  # an integer too large for a float
+        pass
+    raise Damaged(f"{what} is not a list of finite numbers")
 
 
 def _matrix(values, what: str, width: int) -> np.ndarray:
     """A list of rows of ``width`` finite numbers, as an array of shape (rows, width)."""
-    if not isinstance(values, list) or not all(isinstance(r, list) and len(r) == width for r in values):
+    if not isinstance(values, list) or not all(type(r) is list and len(r) == width for r in values):
         raise Damaged(f"{what} is not rows of {width} numbers")
-    for row in values:
-        _vector(row, what)
+    _vector(list(chain.from_iterable(values)), what)
     return np.array(values, float).reshape(-1, width)
-
-
-def _finite(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
