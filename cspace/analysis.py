@@ -178,6 +178,7 @@ class _PairBuilder:
         self._pieces: dict[tuple[str, int], list[ConvexPiece]] = {}
         self._shapes: dict[tuple[str, int], Shape] = {}
         self._spaces: dict[str, PairSpace] = {}
+        self._orders: dict[tuple[str, tuple[int, ...]], int] = {}
 
     def build(self, a: Part, b: Part) -> PairSpace:
         """The pair space of ``a`` and ``b``: shared with same-shaped pairs, from the disk cache when there."""
@@ -260,9 +261,12 @@ class _PairBuilder:
             return None
         ox, oy = self.mechanism.origin
         pivot = np.array([angle.pivot[0] - ox, angle.pivot[1] - oy])
-        fine = self.tolerance.length
-        polygons = [region_of(part.slices[i].profiles, fine, (ox, oy)) for i in indices]
-        n = order(polygons, tuple(pivot))
+        key = (part.name, tuple(indices))
+        if key not in self._orders:  # a part meets several others with the same slices
+            fine = self.tolerance.length
+            polygons = [region_of(part.slices[i].profiles, fine, (ox, oy)) for i in indices]
+            self._orders[key] = order(polygons, tuple(pivot))
+        n = self._orders[key]
         if n == 1:
             return None
         tables = [symmetry(shape, pivot, n) for shape in shapes]

@@ -50,12 +50,27 @@ def order(polygons: list[Polygon], pivot: tuple[float, float]) -> int:
     """The largest N (up to MOST) for which every polygon is unchanged by a turn of 2 pi / N.
 
     A candidate is tried (turned, compared by area) only if the polygons' angular moments
-    allow it: see :func:`_possible`."""
+    allow it: see :func:`_possible`. A body of revolution (every ring a circle about the
+    pivot: a drum, a shaft) is unchanged by any turn, and gets the largest order at once."""
+    if all(_round(p, pivot) for p in polygons):
+        return MOST
     moments = [_moments(p, pivot) for p in polygons]
     for n in range(MOST, 1, -1):
         if all(_possible(m, n) for m in moments) and all(_unchanged(p, pivot, 2 * math.pi / n) for p in polygons):
             return n
     return 1
+
+
+def _round(shape: Polygon | MultiPolygon, pivot: tuple[float, float]) -> bool:
+    """Is every ring of the shape a circle about the pivot: its vertices' and its edges'
+    midpoints' distances from it alike within MATCH of the farthest (a rectangle centred
+    on the pivot has its corners on a circle, not its edges)?"""
+    rings = [np.asarray(r.coords) for polygon in getattr(shape, "geoms", [shape])
+             for r in (polygon.exterior, *polygon.interiors)]
+    rings = [np.vstack([ring, (ring[:-1] + ring[1:]) / 2]) for ring in rings]
+    radii = [np.hypot(ring[:, 0] - pivot[0], ring[:, 1] - pivot[1]) for ring in rings]
+    reach = max((float(r.max()) for r in radii), default=0.0)
+    return reach > 0 and all(np.ptp(r) <= MATCH * reach for r in radii)
 
 
 def _moments(shape: Polygon | MultiPolygon, pivot: tuple[float, float]) -> np.ndarray:
