@@ -359,18 +359,25 @@ def _degrees_of_freedom(trace: Trace) -> int:
     equalities: the rows no point of the region leaves slack on. Shortest paths decide
     them in a region of differences (a translating mechanism's); otherwise the trace's
     own configurations in the region clear most rows, and a few programs the rest
-    (:meth:`~cspace.constraints.ConstraintManager.equalities`)."""
+    (:meth:`~cspace.constraints.ConstraintManager.equalities`). Regions whose points
+    spread along the most coordinates come first, and the search stops at the most a
+    region can have (every coordinate free): the rim lock's 731 regions need one."""
     manager = ConstraintManager(trace.mechanism.tolerance.lp)
     diagram = RegionDiagram(trace.analysis)
     points: dict[tuple, list[np.ndarray]] = {}
     for piece in trace.pieces:
         points.setdefault(piece.key, []).extend(piece.configs)
+    linkages = len(trace.analysis.linkage_tables)
+    most = len(trace.mechanism.coordinates) - linkages
+    spread = {key: int(np.count_nonzero(np.ptp(np.asarray(seen), axis=0))) for key, seen in points.items()}
     best = 0
-    for key, seen in points.items():
+    for key in sorted(points, key=lambda k: -spread[k]):  # stable: first traversed first among equals
         region = diagram.region(key)
-        equalities = region.rows(manager.equalities(region.G, region.h, region.tolerances, np.asarray(seen)))
+        equalities = region.rows(manager.equalities(region.G, region.h, region.tolerances, np.asarray(points[key])))
         rank = np.linalg.matrix_rank(equalities) if len(equalities) else 0
-        best = max(best, int(region.G.shape[1] - rank - len(trace.analysis.linkage_tables)))
+        best = max(best, int(region.G.shape[1] - rank - linkages))
+        if best == most:
+            break
     return best
 
 
