@@ -87,7 +87,7 @@ def bands(a: Part, b: Part, low: float, high: float) -> list[tuple[float, float,
     [(-inf, 1.0, ((0, 0),)), (1.0, inf, ((1, 1),))]
     """
     ends = sorted({e for sa in a.slices for sb in b.slices
-                   for e in (sa.z[0] - sb.z[1], sa.z[1] - sb.z[0]) if low < e < high})
+                   for e in (sa.z[0] - sb.z[1], sa.z[1] - sb.z[0]) if low <= e <= high})
     cuts = [-math.inf] + ends + [math.inf]
     out: list[tuple[float, float, tuple[SlicePair, ...]]] = []
     for lo, hi in zip(cuts, cuts[1:]):
@@ -137,6 +137,43 @@ class Band:
         if self.space is None:
             return not self.free
         return not self.space.regions_at(self.planar(point), tolerance)
+
+    def first_change(self, point: np.ndarray, rate: np.ndarray, horizon: float, tolerance: float) -> float:
+        """When, moving from ``point`` at ``rate`` (the shifted space's axes, the shift held),
+        the planar configuration first turns from free to blocked in this band or back:
+        where the z faces of parts resting on each other start or stop touching. ``horizon``
+        when not before then (or never: a band without planar space does not change)."""
+        if self.space is None:
+            return horizon
+        a, b = self.planar(point), self.transform @ rate[:-1]
+        speed = float(np.linalg.norm(b))
+        if speed == 0.0:
+            return horizon
+        far = min(horizon, FAR / speed)
+        ends = np.array([a, a + far * b])
+        box = list(ends.min(axis=0) - tolerance) + list(ends.max(axis=0) + tolerance)
+        spans: list[tuple[float, float]] = []
+        for i in self.space.candidates(box):
+            region = self.space.geometry[i]
+            ra, rb = region.rows @ a, region.rows @ b
+            room = region.bounds - ra  # exact: a step ends on the edge, not a tolerance past it
+            if np.any((np.abs(rb) <= 1e-15) & (room < 0)):
+                continue
+            ahead, behind = rb > 1e-15, rb < -1e-15
+            lo = float(np.max(room[behind] / rb[behind])) if np.any(behind) else -math.inf
+            hi = float(np.min(room[ahead] / rb[ahead])) if np.any(ahead) else math.inf
+            spans.append((lo, hi))
+        least = tolerance / speed  # a change closer than the tolerance is where the motion starts
+        spans = sorted((lo, hi) for lo, hi in spans if lo <= hi and hi > least)
+        inside = [(lo, hi) for lo, hi in spans if lo <= least]
+        if inside:  # free now: until the spans holding the point, joined, end
+            end = max(hi for _, hi in inside)
+            for lo, hi in spans:
+                if lo <= end:
+                    end = max(end, hi)
+            return min(end, horizon)
+        later = [lo for lo, _ in spans if lo > least]
+        return min(min(later, default=math.inf), horizon)
 
     def __repr__(self) -> str:
         return f"Band({self.lo!r}, {self.hi!r}, slices={self.slices!r}, free={self.free})"
@@ -214,6 +251,30 @@ class ShiftedPairSpace(PairSpace):
             if band.space is not None else set()
         found.update(c for edge in region.z_contacts(point, tolerance) for c in edge.contacts)
         return frozenset(found)
+
+    def z_change(self, index: int, point: np.ndarray, rate: np.ndarray, horizon: float, tolerance: float) -> float:
+        """When a configuration at an end of region ``index``'s band, moving at ``rate``
+        along it (the shift held), first meets a change beyond that end: the z faces of
+        the slices that would meet there start or stop touching (a pin sliding under a
+        plate reaches a hole: its spring may lift it in). ``horizon`` if not before."""
+        for end in self._resting(index, point, rate, tolerance):
+            horizon = min(horizon, end.beyond.first_change(point, rate, horizon, tolerance))
+        return horizon
+
+    def _resting(self, index: int, point: np.ndarray, rate: np.ndarray, tolerance: float) -> list[ZEnd]:
+        """The ends of region ``index``'s band the configuration rests on while moving
+        along them (the shift held, the planar point moving)."""
+        region = self._geometry[index]
+        if not len(region.ends) or abs(rate[-1]) > 1e-15 * (1.0 + float(np.abs(rate).max())) or \
+                not np.any(rate[:-1]):
+            return []
+        slack = region.bounds - region.rows @ point
+        return [end for end in region.ends if slack[end.row] <= tolerance]
+
+    def sliding(self, index: int, point: np.ndarray, rate: np.ndarray, tolerance: float) -> bool:
+        """Does the configuration move along an end of its band (the parts sliding on a z face,
+        or past where one would start)?"""
+        return bool(self._resting(index, point, rate, tolerance))
 
     def relabeled(self, part_a: str, part_b: str, coordinates: tuple[str, ...]) -> PairSpace:
         if (part_a, part_b, coordinates) != (self.part_a, self.part_b, self.coordinates):

@@ -155,6 +155,12 @@ class PairSpace:
                     point[k] = (point[k] + period / 2) % period - period / 2
         return point
 
+    def candidates(self, box: list[float]) -> list[int]:
+        """Indices of the regions whose boxes meet ``box`` (lows, then highs), in order."""
+        pad = [0.0] * (2 - self.dimension)
+        half = len(box) // 2
+        return sorted(self._index.intersection(list(box[:half]) + pad + list(box[half:]) + pad))
+
     def regions_at(self, point: np.ndarray, tolerance: float) -> list[int]:
         """Indices of every region whose closure holds ``point`` (within ``tolerance``)."""
         padded = list(point - tolerance) + [0.0] * (2 - self.dimension)

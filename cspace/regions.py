@@ -23,6 +23,7 @@ from .analysis import Analysis
 from .constraints import ConstraintManager, implied_bounds
 from .differences import DifferenceGraph
 from .errors import TraceError
+from .layers import ShiftedPairSpace
 from .layout import Stop
 from .tolerance import NOISE
 
@@ -270,6 +271,26 @@ class RegionDiagram:
         tol = self.mechanism.tolerance
         self._length_tol = tol.length
         self._velocity_tol = tol.velocity
+        self._shifted = [p for p, pair in enumerate(self.pairs) if isinstance(pair, ShiftedPairSpace)]
+
+    def z_change(self, key: tuple[int, ...], q: np.ndarray, v: np.ndarray, horizon: float) -> float:
+        """When moving from ``q`` at ``v`` in region ``key`` first changes what touches in z
+        beyond a band's end of a pair with a shift (:meth:`ShiftedPairSpace.z_change`):
+        the rows cannot show it, so the step must end there. ``horizon`` if not before."""
+        for p in self._shifted:
+            pair, columns = self.pairs[p], self.layout.columns[p]
+            local = self.layout.local(q, key[len(self.pairs):])
+            horizon = pair.z_change(key[p], pair.point(local[columns]), pair.matrix @ v[columns], horizon,
+                                    self._length_tol)
+        return horizon
+
+    def sliding_in_z(self, key: tuple[int, ...], q: np.ndarray, v: np.ndarray) -> list[str]:
+        """Names of the pairs with a shift whose parts move along a band's end (on or past a
+        z face) from ``q`` at ``v``."""
+        local = self.layout.local(q, key[len(self.pairs):])
+        return [self.pairs[p].name for p in self._shifted
+                if self.pairs[p].sliding(key[p], self.pairs[p].point(local[self.layout.columns[p]]),
+                                         self.pairs[p].matrix @ v[self.layout.columns[p]], self._length_tol)]
 
     @property
     def potential(self) -> int:

@@ -206,8 +206,8 @@ def _slides(scene: Scene, values: dict[str, float], spec, direction: int, probe:
     mechanism = scene.mechanism
     part = mechanism.part(spec.part)
     second = [mechanism.coordinate(c) for c in part.coordinates
-              if c != spec.name and not mechanism.coordinate(c).is_angle]
-    if not second:
+              if c != spec.name and mechanism.coordinate(c).kind == "translation"]
+    if not second or spec.along_z:  # a z face is held across all its breadth: no slide makes progress
         return []
     axes = np.array([spec.axis, second[0].axis], float).T
     slides = []

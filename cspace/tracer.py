@@ -247,6 +247,11 @@ class Tracer:
         """Move along the mode until the region exit or another event."""
         if not mode.moving_linkages():
             return self.follow_straight(mode, q, param, limit)
+        sliding = self.diagram.sliding_in_z(mode.region.key, q, mode.velocity_at(q))
+        if sliding:  # the tangent cannot tell where on the curved path a z face starts or stops touching
+            raise TraceError(f"a linkage moves parts along a z face ({', '.join(sliding)}), where the slices "
+                             "of a shifted part rest on another's; not supported yet: start the shift "
+                             "clear of the other part's layer")
         affine = mode.along_one_linkage()
         if affine is not None:
             return self.follow_table(mode, q, param, limit, *affine)
@@ -264,6 +269,9 @@ class Tracer:
             ratios = slack[moving_in] / rate[moving_in]
             if ratios.min() < dt:
                 dt, event = float(ratios.min()), "region exit"
+        change = self.diagram.z_change(region.key, q, v, dt)
+        if change < dt:
+            dt, event = change, "contact in z changes"
         if not np.isfinite(dt):
             self.without_end(v)
         if dt <= 0:
