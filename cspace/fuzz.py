@@ -18,7 +18,9 @@ one against a wall; a toothed *wheel* (3-8 sawtooth or trapezoid teeth) turned e
 way or both against a pawl pressed on by a torque or a rack under a spring; and a
 *released rotation*, a bar on a pivot loaded by a torque, held by a stop that slides
 off, retracts askew or turns away (a latch), with its closed-form release time and end
-(:class:`TurningRelease`). Each generator's docstring gives its parameter ranges.
+(:class:`TurningRelease`). A part that shifts along z: a spring-loaded *pin* driven
+under a plate with holes, rising into the first it fits (:class:`PinCase`). Each
+generator's docstring gives its parameter ranges.
 
 Every random choice goes through a :class:`Draw`, so hypothesis can drive the same
 generator (and shrink its failures) as a seeded generator does in ``tools/fuzz_report.py``.

@@ -1,8 +1,8 @@
 """Trace N generated mechanisms and report what went wrong, by kind of failure and family.
 
 Each case (``cspace.fuzz.generate`` with seed k: a stack, a row, a release of one of
-the kinds in ``cspace.releases``, or one of the families with a turning part: a cam, a
-lever, a toothed wheel, a released rotation) is loaded, analysed and traced twice, and
+the kinds in ``cspace.releases``, one of the families with a turning part: a cam, a
+lever, a toothed wheel, a released rotation; or a pin shifting along z) is loaded, analysed and traced twice, and
 the first trace is replayed through the real shapes. Failures are counted independently
 (a case may both overlap and leave a part held by nothing):
 
@@ -13,7 +13,7 @@ the first trace is replayed through the real shapes. Failures are counted indepe
   each other in between (friction holds them in tandem);
 * ``closed form``: a release case (or a released rotation) whose held part is not
   released when it must be, or does not end where it must (a released rotation also
-  settles where it must at t = 0);
+  settles where it must at t = 0); a pin that does not rise into the first hole it fits;
 * ``hang``: longer than ``--timeout`` seconds; ``crash``: anything raised (a generated
   mechanism is always well posed); ``nondeterministic``: the two traces' reports differ.
 
@@ -21,7 +21,7 @@ the first trace is replayed through the real shapes. Failures are counted indepe
                                 [--families cam,lever,wheel,released-rotation] [--save DIR]
 
 ``--families`` draws from those families only (``rotating`` for the four with a turning
-part, ``translating`` for the others; default all); ``--save DIR`` writes each failing
+part, ``shifting`` for the pin, ``translating`` for the others; default all); ``--save DIR`` writes each failing
 case's text to DIR/seed-N.toml.
 """
 
@@ -37,7 +37,7 @@ import traceback
 from pathlib import Path
 
 from cspace import analyze, loads, trace
-from cspace.fuzz import FAMILIES, ROTATING, TRANSLATING, SeededDraw, closed_form_errors, generate
+from cspace.fuzz import FAMILIES, ROTATING, SHIFTING, TRANSLATING, SeededDraw, closed_form_errors, generate
 from cspace.testing import HELD_BY_NOTHING, OVERLAP, SLIP, assert_traces_equal, replay
 
 FAILURES = ("overlap", "held by nothing", "slip", "closed form", "hang", "crash", "nondeterministic")
@@ -111,7 +111,7 @@ def main() -> None:
                         help="comma-separated families to draw from, or all, rotating, translating")
     parser.add_argument("--save", type=Path, help="directory to write each failing case's text to")
     args = parser.parse_args()
-    groups = {"all": FAMILIES, "rotating": ROTATING, "translating": TRANSLATING}
+    groups = {"all": FAMILIES, "rotating": ROTATING, "translating": TRANSLATING, "shifting": SHIFTING}
     families = groups.get(args.families) or tuple(args.families.split(","))
     unknown = set(families) - set(FAMILIES)
     if unknown:
