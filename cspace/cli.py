@@ -10,21 +10,8 @@ import argparse
 import sys
 import time
 
-from .analysis import analyze
-from .describe import (
-    describe,
-    path_csv,
-    path_json,
-    region_table,
-    statistics,
-    statistics_columns,
-    statistics_table,
-    to_json,
-)
 from .errors import CspaceError
-from .loader import load
 from .outputs import check_output, write_text
-from .tracer import trace
 
 EXIT_BAD_INPUT = 2
 
@@ -53,8 +40,12 @@ def _parser() -> argparse.ArgumentParser:
                                           "option, prints the symbolic description (--describe).")
     run.add_argument("file", help="mechanism file (TOML)")
     run.add_argument("--describe", action="store_true", help="print the description of each segment (Figure 4)")
-    run.add_argument("--json", action="store_true", help="print the description as JSON")
-    run.add_argument("--path", metavar="OUT", help="write the sampled path to OUT (.csv or .json)")
+    run.add_argument("--json", action="store_true",
+                     help="print one JSON document holding everything: the description, each segment's "
+                          "regions and the statistics (with --json, --describe, --regions and --stats "
+                          "add nothing to it and print nothing else)")
+    run.add_argument("--path", metavar="OUT", help="write the sampled path to OUT (.csv or .json); says "
+                                                   "what it wrote on standard error")
     run.add_argument("--regions", action="store_true", help="print the regions each segment crossed (Figure 10)")
     run.add_argument("--stats", action="store_true", help="print statistics (Table 2)")
     run.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion "
@@ -157,39 +148,54 @@ def _fps(text: str) -> float:
     return value
 
 
+def _traced(path: str, until: float | None = None):
+    """The trace of a mechanism file: the library (numpy, scipy, shapely) is imported here,
+    when a command needs it, so that ``cspace --help`` starts as fast as Python does."""
+    from .analysis import analyze
+    from .loader import load
+    from .tracer import trace
+
+    return trace(analyze(load(path)), until=until)
+
+
 def _trace(args: argparse.Namespace) -> int:
+    from .describe import describe, path_csv, path_json, region_table, statistics, statistics_table, to_json
+
     if args.path is not None:
         check_output(args.path, (".csv", ".json"), field="--path")
     start = time.perf_counter()
-    mechanism = load(args.file)
-    result = trace(analyze(mechanism), until=args.until)
-    show_describe = args.describe or not (args.json or args.path or args.regions or args.stats)
-    out = []
-    if show_describe:
-        out.append(describe(result))
-    if args.regions:
-        out.append(region_table(result))
-    stats = statistics(result) if (args.stats or args.json) else {}
-    json_text = to_json(result, statistics=stats) if args.json else ""
-    # The runtime is the work the report reports: loading, analysing, tracing and every
-    # report asked for (the statistics' degrees of freedom and the JSON's constraints too).
-    seconds = time.perf_counter() - start
-    if args.stats:
-        out.append(statistics_table({**stats, "runtime (s)": round(seconds, 3)}))
+    result = _traced(args.file, args.until)
+    # With --json, standard output is one JSON document holding every report (it parses
+    # whatever else is asked for); without, the text reports follow one another.
     if args.json:
-        out.append(json_text)
-    sys.stdout.write("\n".join(out))
+        sys.stdout.write(to_json(result, statistics=statistics(result)))
+    else:
+        out = []
+        if args.describe or not (args.path or args.regions or args.stats):
+            out.append(describe(result))
+        if args.regions:
+            out.append(region_table(result))
+        if args.stats:
+            stats = statistics(result)
+            # The runtime is the work the report reports: loading, analysing, tracing and
+            # the statistics (their degrees of freedom too).
+            out.append(statistics_table({**stats, "runtime (s)": round(time.perf_counter() - start, 3)}))
+        sys.stdout.write("\n".join(out))
     if args.path is not None:
-        text = path_csv(result) if args.path.lower().endswith(".csv") else path_json(result)
-        write_text(args.path, text, field="--path")
+        csv = args.path.lower().endswith(".csv")
+        write_text(args.path, path_csv(result) if csv else path_json(result), field="--path")
+        print(f"cspace: wrote {args.path}: the path sampled at {len(result.samples())} configurations "
+              f"({'CSV' if csv else 'JSON'})", file=sys.stderr)
     return 0
 
 
 def _stats(args: argparse.Namespace) -> int:
+    from .describe import statistics, statistics_columns
+
     columns: dict[str, dict] = {}
     for path in args.files:
         start = time.perf_counter()
-        result = trace(analyze(load(path)), until=args.until)
+        result = _traced(path, args.until)
         values = statistics(result)
         name = result.mechanism.name if result.mechanism.name not in columns else path
         columns[name] = {**values, "runtime (s)": round(time.perf_counter() - start, 3)}
@@ -198,6 +204,10 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .analysis import analyze
+    from .loader import load
+    from .tracer import trace
+
     mechanism = load(args.file)
     analysis = analyze(mechanism)
     result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
@@ -214,7 +224,7 @@ def _animate(args: argparse.Namespace) -> int:
     from viz.animation import animate, check_animation
 
     check_animation(args.output, size=args.size, fps=args.fps, field="-o")
-    result = trace(analyze(load(args.file)), until=args.until)
+    result = _traced(args.file, args.until)
     frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
                      progress=sys.stderr.isatty())
     print(f"{args.output}: {frames} frames, {args.size[0]}x{args.size[1]}")
@@ -225,13 +235,17 @@ def _show(args: argparse.Namespace) -> int:
     from viz.viewer import check_display, show
 
     check_display()
-    show(trace(analyze(load(args.file)), until=args.until), size=args.size)
+    show(_traced(args.file, args.until), size=args.size)
     return 0
 
 
 def _plot_pair(args: argparse.Namespace) -> int:
     from viz.output import check_output
     from viz.pair_plot import FORMATS, find_pair, plot_pair
+
+    from .analysis import analyze
+    from .loader import load
+    from .tracer import trace
 
     check_output(args.output, FORMATS, field="-o")
     analysis = analyze(load(args.file))
@@ -244,7 +258,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
 def _regions(args: argparse.Namespace) -> int:
     from viz.region_table import html_region_table, markdown_region_table
 
-    result = trace(analyze(load(args.file)), until=args.until)
+    result = _traced(args.file, args.until)
     sys.stdout.write(html_region_table(result) if args.format == "html" else markdown_region_table(result))
     return 0
 

@@ -1123,8 +1123,8 @@ def pin_errors(trace, case: PinCase) -> list[str]:
             break
     final = trace.samples()[-1][2] if trace.pieces else None
     if case.stop is not None and (final is None or abs(final[0] - case.stop) > near):
-        errors.append(f"the pin ended at x = {final[0] if final is not None else None!r}, not against the "
-                      f"hole's wall at {case.stop:.6g}")
+        where = "where it began" if final is None else f"at x = {final[0]:.6g}"
+        errors.append(f"the pin ended {where}, not against the hole's wall at {case.stop:.6g}")
     if case.stop is not None and trace.end_reason != "input blocked":
         errors.append(f"the trace ended {trace.end_reason!r}, not blocked by the hole's wall")
     return errors

@@ -314,7 +314,7 @@ class _Reader:
             x0, y0, x1, y1 = values
             if not (x1 > x0 and y1 > y0):
                 raise self.fail(f"{field}.rect", f"rect [x0, y0, x1, y1] needs x1 > x0 and y1 > y0, "
-                                f"got {[_num(v) for v in values]}")
+                                f"got [{', '.join(_num(v) for v in values)}]")
             profile = Profile.rectangle(x0, y0, x1, y1, prefix)
         elif "circle" in item:
             center = self.point(item, "circle", field)

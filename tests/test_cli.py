@@ -64,6 +64,35 @@ def test_path_csv(tmp_path, capsys):
     assert [float(r[0]) for r in rows[1:]] == [0, 0.25, 0.5, 0.75, 1.0]
 
 
+@pytest.mark.parametrize("others", [["--stats"], ["--regions"], ["--describe"], ["--describe", "--regions", "--stats"]])
+def test_json_with_any_other_report_is_one_document_holding_them(others, tmp_path, capsys):
+    """--json with --describe, --regions or --stats: standard output parses, and holds what
+    they would have printed: every segment's summary and regions, the statistics."""
+    status, out, _ = run(["trace", FEEDER, "--json", "--until", "3", *others], capsys)
+    document = json.loads(out)
+    text = run(["trace", FEEDER, "--until", "3", "--stats", "--regions"], capsys)[1]
+    assert status == 0
+    assert document["statistics"]["segments"] == len(document["segments"])
+    assert f"segments {document['statistics']['segments']}" in " ".join(text.split())
+    assert all(segment["regions"] for segment in document["segments"])
+
+
+def test_path_says_what_it_wrote_on_stderr(tmp_path, capsys):
+    out_file = tmp_path / "path.csv"
+    status, out, err = run(["trace", FEEDER, "--path", str(out_file), "--until", "1"], capsys)
+    rows = out_file.read_text().splitlines()
+    assert status == 0 and out == ""
+    assert err == f"cspace: wrote {out_file}: the path sampled at {len(rows) - 1} configurations (CSV)\n"
+
+
+def test_error_messages_print_numbers_as_numbers(tmp_path, capsys):
+    path = tmp_path / "reversed.toml"
+    path.write_text('[[parts]]\nname = "b"\nmotion = "fixed"\n[[parts.slices]]\nz = [0, 1]\n'
+                    'profiles = [{ rect = [3, 2, 0.5, 0] }]\n')
+    status, _, err = run(["check", str(path)], capsys)
+    assert status == 2 and err.rstrip().endswith("got [3, 2, 0.5, 0]")
+
+
 def test_path_json(tmp_path, capsys):
     out_file = tmp_path / "path.json"
     assert run(["trace", FEEDER, "--path", str(out_file), "--until", "1"], capsys)[0] == 0
@@ -213,3 +242,17 @@ def test_the_runtime_row_counts_the_reports_it_comes_with(capsys, monkeypatch):
     status, out, _ = run(["trace", FEEDER, "--stats", "--until", "1"], capsys)
     runtime = float(next(line for line in out.splitlines() if line.startswith("runtime")).split()[-1])
     assert status == 0 and runtime >= 0.3
+
+
+def test_the_command_line_starts_without_the_library():
+    """``cspace --help`` imports neither numpy nor scipy nor shapely (the library is
+    imported by the command that needs it), and the package's names still resolve."""
+    code = ("import sys, cspace.cli\n"
+            "heavy = sorted(m for m in ('numpy', 'scipy', 'shapely', 'rtree', 'pyvista') if m in sys.modules)\n"
+            "assert not heavy, heavy\n"
+            "import cspace\n"
+            "assert callable(cspace.trace) and callable(cspace.describe) and cspace.Trace.__name__ == 'Trace'\n"
+            "import cspace.trace, cspace.describe\n"
+            "assert callable(cspace.trace) and callable(cspace.describe)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
