@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
 import subprocess
@@ -209,9 +210,9 @@ def _unwritable(tmp_path, case: str) -> tuple[str, str]:
 def test_an_output_that_cannot_be_written_is_refused_before_the_work(case, tmp_path, capsys, monkeypatch):
     """Found after the whole trace, these were tracebacks; a link carried the write to a
     file of another kind. Now one line, exit 2, and the trace is never run."""
-    import cspace.cli
+    import cspace.tracer
 
-    monkeypatch.setattr(cspace.cli, "trace", lambda *a, **k: pytest.fail("traced before checking the output"))
+    monkeypatch.setattr(cspace.tracer, "trace", lambda *a, **k: pytest.fail("traced before checking the output"))
     path, message = _unwritable(tmp_path, case)
     status, out, err = run(["trace", FEEDER, "--path", path], capsys)
     assert status == 2 and out == "" and err.count("\n") == 1 and message in err
@@ -231,14 +232,13 @@ def test_the_runtime_row_counts_the_reports_it_comes_with(capsys, monkeypatch):
     least 0.3 s shows in it."""
     import time as clock
 
-    import cspace.cli
     from cspace.describe import statistics as real
 
     def slow(result):
         clock.sleep(0.3)
         return real(result)
 
-    monkeypatch.setattr(cspace.cli, "statistics", slow)
+    monkeypatch.setattr(importlib.import_module("cspace.describe"), "statistics", slow)
     status, out, _ = run(["trace", FEEDER, "--stats", "--until", "1"], capsys)
     runtime = float(next(line for line in out.splitlines() if line.startswith("runtime")).split()[-1])
     assert status == 0 and runtime >= 0.3
