@@ -837,6 +837,20 @@ def _candidates(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[
     """(placement, edge, vertex) triples whose vertex key lies in the edge's [low, high]."""
     order = np.argsort(keys, axis=1)
     ordered = np.take_along_axis(keys, order, 1)
+    if len(keys) and all(np.isfinite(x).all() for x in (ordered, lows, highs)):
+        # Every placement at once, exactly: (placement, key) as the complex number
+        # placement + i key sorts and compares lexicographically, so one search over all
+        # rows finds what one search per row finds.
+        rows = np.arange(len(keys), dtype=float)[:, None]
+        flat = (rows + 1j * ordered).ravel()
+        first = np.searchsorted(flat, rows + 1j * lows, side="left")
+        last = np.searchsorted(flat, rows + 1j * highs, side="right")
+        counts = np.maximum(last - first, 0).ravel()
+        owner = np.repeat(np.arange(counts.size), counts)
+        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        at = first.ravel()[owner] + offsets
+        width = lows.shape[1]
+        return owner // width, owner % width, order.ravel()[at]
     ks, edges, movers = [], [], []
     for k in range(len(keys)):
         owner, at = _pairs(ordered[k], lows[k], highs[k])
