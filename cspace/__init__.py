@@ -25,7 +25,8 @@ _HOMES = {
     "analysis": ("Analysis", "analyze"),
     "describe": ("describe", "path_csv", "path_json", "region_rows", "region_table", "statistics", "summary",
                  "to_json"),
-    "errors": ("CspaceError", "GeometryError", "LinkageError", "ModelError", "TraceError", "UnsupportedPairError"),
+    "errors": ("CspaceError", "DxfError", "GeometryError", "LinkageError", "ModelError", "TraceError",
+               "UnsupportedPairError"),
     "geometry": ("Arc", "Line", "Profile"),
     "linkage": ("LinkageTable",),
     "loader": ("load", "loads"),
@@ -40,7 +41,8 @@ _HOME = {name: module for module, names in _HOMES.items() for name in names}
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .analysis import Analysis, analyze
     from .describe import describe, path_csv, path_json, region_rows, region_table, statistics, summary, to_json
-    from .errors import CspaceError, GeometryError, LinkageError, ModelError, TraceError, UnsupportedPairError
+    from .errors import (CspaceError, DxfError, GeometryError, LinkageError, ModelError, TraceError,
+                         UnsupportedPairError)
     from .geometry import Arc, Line, Profile
     from .linkage import LinkageTable
     from .loader import load, loads
@@ -80,7 +82,7 @@ sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [
-    "Analysis", "Arc", "Contact", "Coordinate", "CspaceError", "Force", "GeometryError", "InputMotion",
+    "Analysis", "Arc", "Contact", "Coordinate", "CspaceError", "DxfError", "Force", "GeometryError", "InputMotion",
     "Joint", "Line", "Linkage", "LinkageError", "LinkageTable", "Mechanism", "ModelError", "PairSpace",
     "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Tolerance", "Trace", "TraceError",
     "UnsupportedPairError", "analyze", "describe", "load", "loads", "path_csv", "path_json",

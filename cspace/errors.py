@@ -43,6 +43,11 @@ class GeometryError(ModelError):
     """A profile or slice that is not a valid closed planar region."""
 
 
+class DxfError(ModelError):
+    """A profile taken from a DXF drawing that cannot be read or is not closed loops
+    (see :mod:`cspace.dxf`); the message names the drawing and the layer."""
+
+
 class LinkageError(ModelError):
     """A linkage that cannot assemble, meets a dead point or is ill-posed."""
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .checks import check_profiles
-from .errors import ModelError
+from .errors import DxfError, ModelError
 from .geometry import Arc, Element, Line, Point, Profile
 from .model import (
     FIXED,
@@ -113,7 +113,7 @@ def loads(text: str, *, source: str = "<string>", default_name: str = "mechanism
     except RecursionError:
         raise ModelError("invalid TOML: nested too deeply", file=source) from None
     try:
-        return _Reader(default_name).mechanism(data, source)
+        return _Reader(default_name, Path(source).parent).mechanism(data, source)
     except ModelError as error:
         raise error.located(file=source) from None
 
@@ -121,8 +121,9 @@ def loads(text: str, *, source: str = "<string>", default_name: str = "mechanism
 class _Reader:
     """Turns parsed TOML into model objects; every check raises ModelError with a location."""
 
-    def __init__(self, default_name: str) -> None:
+    def __init__(self, default_name: str, base: Path = Path(".")) -> None:
         self.default_name = default_name
+        self.base = base  # the mechanism file's folder: a dxf profile's path is relative to it
         self.where = ""
 
     def fail(self, field: str, message: str) -> ModelError:
@@ -289,8 +290,8 @@ class _Reader:
             if not isinstance(profiles_data, list) or not profiles_data:
                 raise self.fail(f"{field}.profiles", "a slice needs a non-empty list of profiles")
             named = len(profiles_data) > 1
-            profiles = tuple(self.profile(item, f"{field}.profiles[{k}]", f"p{k}." if named else "")
-                             for k, item in enumerate(profiles_data))
+            profiles = tuple(profile for k, item in enumerate(profiles_data)
+                             for profile in self.profiles(item, f"{field}.profiles[{k}]", f"p{k}." if named else ""))
             slices.append(Slice(z, profiles))
         for i, a in enumerate(slices):
             for b in slices[i + 1:]:
@@ -298,15 +299,21 @@ class _Reader:
                     raise self.fail("slices", f"slices z={list(a.z)} and z={list(b.z)} overlap")
         return tuple(slices)
 
+    def profiles(self, item: Any, field: str, prefix: str) -> tuple[Profile, ...]:
+        """A profile entry's loops: its one profile, or every closed loop on a DXF drawing's layer."""
+        if isinstance(item, dict) and "dxf" in item:
+            return self.dxf(item, field, prefix)
+        return (self.profile(item, field, prefix),)
+
     def profile(self, item: Any, field: str, prefix: str) -> Profile:
         if isinstance(item, list):
             item = {"path": item}
         if not isinstance(item, dict):
-            raise self.fail(field, f"expected a profile table (rect, circle or path), got {_kind(item)}")
+            raise self.fail(field, f"expected a profile table (rect, circle, path or dxf), got {_kind(item)}")
         self.keys(item, ("name", "rect", "circle", "radius", "path", "faces", "sticky"), field)
         shapes = [k for k in ("rect", "circle", "path") if k in item]
         if len(shapes) != 1:
-            raise self.fail(field, "give exactly one of 'rect', 'circle' or 'path'")
+            raise self.fail(field, "give exactly one of 'rect', 'circle', 'path' or 'dxf'")
         name = self.identifier(item, "name", field, optional=True)
         prefix = f"{name}." if name else prefix
         if "rect" in item:
@@ -327,6 +334,49 @@ class _Reader:
         profile = self.rename(profile, item, field, prefix)
         self.sticky.update(self.sticky_faces(profile, item, field, prefix))
         return profile
+
+    def dxf(self, item: dict, field: str, prefix: str) -> tuple[Profile, ...]:
+        """The closed loops on a layer of a DXF drawing (:mod:`cspace.dxf`: millimetres, faces
+        ``e0``, ``e1``, ... numbered on across the loops); ``faces`` renames them all in that order."""
+        from .dxf import read_profiles  # ezdxf is imported only for a mechanism with DXF parts
+
+        if any(k in item for k in ("rect", "circle", "path")):
+            raise self.fail(field, "give exactly one of 'rect', 'circle', 'path' or 'dxf'")
+        self.keys(item, ("name", "dxf", "layer", "faces", "sticky"), field)
+        path, layer = self.string(item, "dxf", field), self.string(item, "layer", field)
+        for key, value in (("dxf", path), ("layer", layer)):
+            if not value.strip():
+                raise self.fail(f"{field}.{key}", f"must name a {'DXF file' if key == 'dxf' else 'layer'}")
+        name = self.identifier(item, "name", field, optional=True)
+        prefix = f"{name}." if name else prefix
+        try:
+            loops = read_profiles(self.base / path, layer, prefix=prefix, shown=path, max_faces=MAX_FACES,
+                                  max_magnitude=MAX_MAGNITUDE)
+        except DxfError as error:
+            raise error.located(where=self.where or None, field=field) from None
+        if "faces" in item:
+            loops = self.rename_loops(loops, item["faces"], field, prefix)
+        every = Profile(tuple(element for loop in loops for element in loop.elements))
+        self.sticky.update(self.sticky_faces(every, item, field, prefix))
+        return loops
+
+    def rename_loops(self, loops: tuple[Profile, ...], names: Any, field: str, prefix: str) -> tuple[Profile, ...]:
+        """Apply a ``faces`` list to a DXF layer's loops, one name per face of all the loops in order."""
+        total = sum(len(loop.elements) for loop in loops)
+        if not isinstance(names, list) or not all(isinstance(n, str) and NAME.match(n) for n in names):
+            raise self.fail(f"{field}.faces", "faces is a list of names like [\"top\", \"left\"]")
+        if len(names) != total:
+            raise self.fail(f"{field}.faces", f"{len(names)} names for {total} faces "
+                                              f"(the layer's {len(loops)} loops together)")
+        renamed, start = [], 0
+        for loop in loops:
+            count = len(loop.elements)
+            renamed.append(self.rename(loop, {"faces": names[start:start + count]}, field, prefix))
+            start += count
+        own = [{e.name for e in loop.elements} for loop in renamed]
+        if any(a & b for i, a in enumerate(own) for b in own[i + 1:]):
+            raise self.fail(f"{field}.faces", "face names must differ from loop to loop")
+        return tuple(renamed)
 
     def sticky_faces(self, profile: Profile, item: dict, field: str, prefix: str) -> set[str]:
         """The profile's faces named sticky: all (``sticky = true``), none, or those listed."""
