@@ -58,17 +58,24 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("file", help="mechanism file (TOML)")
     check.set_defaults(run=_check)
 
-    animate = commands.add_parser("animate", help="render the traced path as a 3D animation (.gif or .mp4)",
+    animate = commands.add_parser("animate", help="render the traced path as a 3D animation (.gif or .mp4) or a "
+                                                   "browser viewer (.html)",
                                   description="Trace the mechanism and render one frame per path snapshot, "
-                                              "offscreen, external motions included.")
+                                              "offscreen, external motions included; or, with OUT.html, write "
+                                              "one self-contained page that plays the path in the plane with "
+                                              "play/pause, speed, a time scrubber and each segment's description.")
     animate.add_argument("file", help="mechanism file (TOML)")
-    animate.add_argument("-o", "--output", required=True, metavar="OUT", help="animation to write (.gif or .mp4)")
+    animate.add_argument("-o", "--output", required=True, metavar="OUT",
+                         help="animation to write (.gif or .mp4), or the browser viewer (.html)")
     animate.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     animate.add_argument("--size", type=_size, default=(800, 600), metavar="WxH",
-                         help="frame size in pixels (default: 800x600)")
+                         help="frame size in pixels; for .html the drawing's size in CSS pixels (default: 800x600)")
     animate.add_argument("--view", choices=("3d", "plane"), default="3d",
-                         help="3d: from the front and above; plane: straight down the z axis (both parallel projections)")
-    animate.add_argument("--fps", type=_fps, default=10.0, help="frames per second (default: 10)")
+                         help="3d: from the front and above; plane: straight down the z axis (both parallel "
+                              "projections); .html is always the plane")
+    animate.add_argument("--fps", type=_fps, default=10.0,
+                         help="frames per second (default: 10); unused for .html, which plays in real time "
+                              "at the display's frame rate (its speed control scales it)")
     animate.set_defaults(run=_animate)
 
     show = commands.add_parser("show", help="play the traced path in an interactive 3D window",
@@ -221,6 +228,13 @@ def _check(args: argparse.Namespace) -> int:
 
 # The rendering commands below import viz (pyvista, matplotlib) in their handlers: the library never imports it.
 def _animate(args: argparse.Namespace) -> int:
+    if args.output.lower().endswith(".html"):  # the browser viewer: --size is the drawing's, --fps and --view unused
+        from viz.web import check_page, write_html
+
+        check_page(args.output, size=args.size, field="-o")
+        samples = write_html(_traced(args.file, args.until), args.output, size=args.size)
+        print(f"{args.output}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}")
+        return 0
     from viz.animation import animate, check_animation
 
     check_animation(args.output, size=args.size, fps=args.fps, field="-o")

@@ -918,8 +918,8 @@ def test_regions_command(capsys, form, marker):
     (["plot-pair", FEEDER, "piston", "block1", "-o", "{tmp}/missing/p.png"], "-o: directory '{tmp}/missing' does not exist"),
     (["plot-pair", FEEDER, "piston", "block1", "-o", "{tmp}/p.jpg"], "-o: unsupported extension '.jpg'; use .png, .svg or .pdf"),
     (["animate", FEEDER, "-o", "{tmp}/missing/a.gif"], "-o: directory '{tmp}/missing' does not exist"),
-    (["animate", FEEDER, "-o", "{tmp}/a.avi"], "-o: unsupported extension '.avi'; use .gif or .mp4"),
-    (["animate", FEEDER, "-o", "{tmp}/a"], "-o: unsupported extension '(none)'; use .gif or .mp4"),
+    (["animate", FEEDER, "-o", "{tmp}/a.avi"], "-o: unsupported extension '.avi'; use .gif, .mp4 or .html"),
+    (["animate", FEEDER, "-o", "{tmp}/a"], "-o: unsupported extension '(none)'; use .gif, .mp4 or .html"),
     (["animate", FEEDER, "-o", "{tmp}/a.mp4", "--size", "161x120"], "-o: an MP4 needs an even width and height"),
 ])
 def test_bad_input_is_one_clear_line(tmp_path, capsys, argv, message):

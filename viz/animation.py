@@ -30,7 +30,8 @@ from .output import check_fps, check_output, check_size
 from .scene import Scene
 from .snapshots import Snapshot, snapshots
 
-FORMATS = (".gif", ".mp4")
+FORMATS = (".gif", ".mp4")  # what animate() writes
+PAGE = ".html"  # the browser viewer (viz.web), which the command line's animate also writes
 
 
 def animate(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 600), view: str = "3d",
@@ -39,7 +40,7 @@ def animate(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 600
 
     ``progress`` shows a progress bar on standard error.
     """
-    check_animation(path, size=size, fps=fps, field="path")
+    check_animation(path, size=size, fps=fps, field="path", formats=FORMATS)
     shots = snapshots(trace)
     scene = Scene(trace.analysis, size=size, view=view, framed=[s.values for s in shots])
     try:
@@ -48,12 +49,20 @@ def animate(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 600
         scene.close()
 
 
-def check_animation(path: str | Path, *, size: tuple[int, int], fps: float, field: str) -> None:
+def check_animation(path: str | Path, *, size: tuple[int, int], fps: float, field: str,
+                    formats: Sequence[str] = FORMATS + (PAGE,)) -> None:
     """Raise unless an animation can be written to ``path`` at this size and frame rate.
 
-    ``field`` names the path argument in the message (``-o`` on the command line).
+    ``field`` names the path argument in the message (``-o`` on the command line);
+    ``formats`` are the suffixes accepted: by default a GIF, an MP4 or the browser
+    viewer's page (:mod:`viz.web`), as ``cspace animate`` writes them.
+
+    >>> check_animation("feeder.avi", size=(800, 600), fps=10, field="-o")
+    Traceback (most recent call last):
+    ...
+    cspace.errors.ModelError: feeder.avi: -o: unsupported extension '.avi'; use .gif, .mp4 or .html
     """
-    check_output(path, FORMATS, field=field)
+    check_output(path, formats, field=field)
     check_size(size)
     check_fps(fps)
     if Path(path).suffix.lower() == ".mp4" and (size[0] % 2 or size[1] % 2):

@@ -1,0 +1,364 @@
+"""The browser viewer (``cspace animate FILE -o OUT.html``, viz.web) in a real browser.
+
+Headless Chromium from the system's packages, driven by Playwright pointed at that
+binary: nothing here downloads a browser. Without Chromium every test here fails,
+saying how to install it (Debian/Ubuntu: ``apt-get install chromium``).
+
+Where a test checks where a part is drawn, the expected place comes from the trace
+(the configuration at that time on the traced path, the part's pose from it) and the
+page's own mapping from mechanism units to pixels, read back from its DOM (the
+SVG's viewBox, preserveAspectRatio and rendered box; mechanism y up, screen y down),
+never from viz.web's internals. The records shown are compared with ``describe``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import doctest
+import io
+import os
+import re
+import shutil
+
+import numpy as np
+import pytest
+from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
+import viz.web
+from cspace import describe
+from cspace.cli import main
+from viz.colors import part_colors
+from viz.snapshots import part_poses
+from viz.web import html_page, write_html
+
+from .common import ROOT, fixture_path, traced
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+INSTALL = ("the browser tests need Chromium from the system's packages, driven headless through Playwright "
+           "(never `playwright install`): on Debian or Ubuntu run `apt-get update && apt-get install -y chromium` "
+           "(looked for `chromium` on PATH and at /usr/bin/chromium)")
+VIEWPORT = {"width": 1400, "height": 1000}
+# Times inside input segments of the feeder where the piston moves and, from the second on, pushes blocks:
+# segment 1 (the piston retracts under the stack), 5 (it pushes block1 out), 12 (block1 and block2),
+# 18 (block3).
+TIMES = (0.3, 4.2, 11.2, 17.0)
+MOVING = ("piston", "block1", "block2", "block3", "driver", "link")
+PIXEL = 1.0
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(INSTALL, pytrace=False)
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+    except PlaywrightError as error:
+        playwright.stop()
+        pytest.fail(f"{INSTALL}; launching {CHROMIUM} failed: {error}", pytrace=False)
+    yield chromium
+    chromium.close()
+    playwright.stop()
+
+
+@pytest.fixture(scope="module")
+def feeder():
+    return traced("feeder")
+
+
+@pytest.fixture(scope="module")
+def feeder_html(feeder, tmp_path_factory):
+    path = tmp_path_factory.mktemp("web") / "feeder.html"
+    write_html(feeder, path)
+    return path
+
+
+class Loaded:
+    """A page open in the browser, with what it logged and asked for since it was opened."""
+
+    def __init__(self, page, url: str):
+        self.page, self.url = page, url
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on("requestfailed", lambda request: self.errors.append(f"request failed: {request.url}"))
+        page.goto(url)
+        page.wait_for_function("window.cspaceViewer !== undefined")
+
+    def seek(self, t: float) -> float:
+        return self.page.evaluate("t => window.cspaceViewer.seek(t)", t)
+
+    def positions(self) -> dict[str, list[float]]:
+        return self.page.evaluate("window.cspaceViewer.positions()")
+
+    def points(self, part: str, local: Sequence[tuple[float, float]]) -> list[list[float]]:
+        """Where points of the part's own frame are drawn, in CSS pixels of the viewport."""
+        return self.page.evaluate("([name, points]) => points.map(p => window.cspaceViewer.point(name, p[0], p[1]))",
+                                  [part, [list(p) for p in local]])
+
+    def mapping(self) -> tuple[float, float, float]:
+        """From the page's DOM: (scale, left, top) with pixel = (left + scale * x, top - scale * y)
+        for a point (x, y) of the mechanism (y up)."""
+        box, view, ratio = self.page.evaluate("""() => {
+            const svg = document.getElementById("scene"), r = svg.getBoundingClientRect(), v = svg.viewBox.baseVal;
+            return [[r.left, r.top, r.width, r.height], [v.x, v.y, v.width, v.height],
+                    svg.getAttribute("preserveAspectRatio")];
+        }""")
+        assert ratio == "xMidYMid meet"
+        left, top, width, height = box
+        vx, vy, vw, vh = view
+        scale = min(width / vw, height / vh)
+        left += (width - scale * vw) / 2 - scale * vx
+        top += (height - scale * vh) / 2 - scale * vy
+        # viewBox y runs down: the mechanism's point (x, y) is at (x, -y) in it
+        return scale, left, top
+
+
+@pytest.fixture(scope="module")
+def viewer(browser, feeder_html):
+    page = browser.new_page(viewport=VIEWPORT)
+    yield Loaded(page, feeder_html.as_uri())
+    page.close()
+
+
+def configuration(trace, t: float) -> np.ndarray:
+    """The traced path's configuration at input time ``t`` (inside an input segment), from its own knots."""
+    segment = next(s for s in trace.segments if s.phase == "input" and s.start_time < t < s.end_time)
+    params, configs = segment.knots()
+    return np.array([np.interp(t, params, configs[:, j]) for j in range(configs.shape[1])])
+
+
+def check_drawn(loaded: Loaded, trace, t: float, parts: Sequence[str]) -> None:
+    """Every part's local origin, and two points a few units off it along its own axes, are drawn within a
+    pixel of where the traced path puts them at time ``t`` (the points off the origin catch a wrong angle)."""
+    scale, left, top = loaded.mapping()
+    poses = part_poses(trace.analysis, configuration(trace, t))
+    origins = loaded.positions()
+    reach = trace.mechanism.size / 10
+    local = [(0.0, 0.0), (reach, 0.0), (0.0, reach)]
+    for part in parts:
+        drawn = loaded.points(part, local)
+        assert drawn[0] == pytest.approx(origins[part], abs=1e-6)
+        for (lx, ly), at in zip(local, drawn):
+            x, y = (poses[part] @ (lx, ly, 1.0))[:2]
+            assert at == pytest.approx((left + scale * x, top - scale * y), abs=PIXEL), (part, t, (lx, ly))
+
+
+def records(trace) -> dict[int, str]:
+    """``describe``'s record of each segment, by number."""
+    found = {}
+    for block in describe(trace).split("\n\n"):
+        match = re.match(r"segment (\d+):\n", block)
+        if match:
+            found[int(match.group(1))] = block.rstrip("\n")
+    return found
+
+
+def holding(trace, t: float) -> int:
+    return next(s.index for s in trace.segments if s.phase == "input" and s.start_time < t < s.end_time)
+
+
+# ---- loading --------------------------------------------------------------------------------------------------
+
+def test_the_page_loads_from_disk_without_errors_or_requests(viewer):
+    assert viewer.url.startswith("file://")
+    assert viewer.errors == []
+    assert viewer.requests == [viewer.url]  # the page itself, nothing else: no script, style, font or data
+    assert viewer.page.title() == "feeder: cspace viewer"
+
+
+# ---- what is drawn where ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("t", TIMES)
+def test_parts_are_drawn_where_the_trace_puts_them(viewer, feeder, t):
+    assert viewer.seek(t) == pytest.approx(t, abs=1e-9)
+    assert set(viewer.positions()) == {p.name for p in feeder.mechanism.parts}
+    check_drawn(viewer, feeder, t, MOVING)
+
+
+@pytest.mark.parametrize("name, times", [("lever", (0.6, 1.2)), ("four-bar", (2.0, 8.0))])
+def test_turning_parts_and_linkage_members_are_drawn_where_the_trace_puts_them(browser, tmp_path, name, times):
+    # the lever's bar turns about (0, 10) and sweeps a block; the four-bar's coupler is a linkage member and
+    # its rocker turns about (4, 0)
+    result = traced(name)
+    path = tmp_path / f"{name}.html"
+    write_html(result, path)
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        loaded = Loaded(page, path.as_uri())
+        moving = [p.name for p in result.mechanism.parts if p.motion != "fixed"]
+        for t in times:
+            loaded.seek(t)
+            check_drawn(loaded, result, t, moving)
+        assert loaded.errors == []
+    finally:
+        page.close()
+
+
+def test_the_parts_move_between_the_times(viewer):
+    seen = {name: set() for name in ("piston", "block1", "block2", "block3")}
+    for t in TIMES:
+        viewer.seek(t)
+        for name, (x, y) in viewer.positions().items():
+            if name in seen:
+                seen[name].add((round(x), round(y)))
+    assert all(len(places) >= 3 for places in seen.values()), seen
+
+
+# ---- the segment record -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("t", TIMES)
+def test_the_record_shown_is_describes_for_the_segment_at_that_time(viewer, feeder, t):
+    viewer.seek(t)
+    number = holding(feeder, t)
+    assert viewer.page.evaluate("window.cspaceViewer.segment()") == number
+    assert viewer.page.text_content("#record") == records(feeder)[number]
+    assert viewer.page.text_content("#heading").startswith(f"segment {number} of {len(feeder.segments)} (input)")
+    assert viewer.page.text_content("#time").startswith(f"t = {t:.3f} s")
+
+
+def test_the_scrubber_moves_the_parts_the_clock_and_the_record_together(viewer, feeder):
+    readings = []
+    for fraction in (0.15, 0.55, 0.9):
+        viewer.page.evaluate("""f => {
+            const scrub = document.getElementById("scrub");
+            scrub.value = String(Number(scrub.max) * f);
+            scrub.dispatchEvent(new Event("input", {bubbles: true}));
+        }""", fraction)
+        t = viewer.page.evaluate("window.cspaceViewer.time()")
+        readings.append(t)
+        number = holding(feeder, t)
+        assert viewer.page.text_content("#record") == records(feeder)[number]
+        assert viewer.page.text_content("#time").startswith(f"t = {t:.3f} s")
+        check_drawn(viewer, feeder, t, ("piston", "block1"))
+    assert readings == sorted(readings) and readings[0] > 0 and readings[-1] < feeder.segments[-1].end_time
+
+
+def test_an_external_motion_plays_while_the_clock_stands_still(viewer, feeder):
+    drop = feeder.segments[1]  # segment 2: the stack drops when the piston has left from under it
+    assert drop.phase == "external" and drop.start_time == drop.end_time
+    page = viewer.page
+    before, after = (page.evaluate("t => { window.cspaceViewer.seek(t); return Number(document.getElementById('scrub').value); }", t)
+                     for t in (drop.start_time - 0.05, drop.start_time + 0.05))
+    scale, left, top = viewer.mapping()
+    heights, seen = [], set()
+    for u in np.linspace(before, after, 25):
+        page.evaluate("""u => {
+            const scrub = document.getElementById("scrub");
+            scrub.value = String(u);
+            scrub.dispatchEvent(new Event("input", {bubbles: true}));
+        }""", float(u))
+        if page.evaluate("window.cspaceViewer.segment()") == 2:
+            assert page.evaluate("window.cspaceViewer.time()") == pytest.approx(drop.start_time, abs=1e-6)
+            assert "external motion" in page.text_content("#time")
+            assert page.text_content("#record") == records(feeder)[2]
+            heights.append((top - viewer.positions()["block3"][1]) / scale)  # block3's y, mechanism units
+        seen.add(page.evaluate("window.cspaceViewer.segment()"))
+    assert seen == {1, 2, 3}
+    # it falls from 5 to 3 through the frames between: seen dropping, not jumping
+    assert len(heights) >= 5 and heights == sorted(heights, reverse=True)
+    assert any(3.2 < h < 4.8 for h in heights) and 3 - 1e-3 < min(heights) and max(heights) < 5 + 1e-3
+
+
+def test_play_runs_the_clock_at_the_chosen_speed_and_pause_stops_it(viewer):
+    page = viewer.page
+    viewer.seek(0.0)
+    page.select_option("#speed", "4")
+    started = page.evaluate("performance.now()")
+    page.click("#play")
+    assert page.evaluate("window.cspaceViewer.playing()")
+    page.wait_for_timeout(400)
+    page.click("#play")
+    wall = (page.evaluate("performance.now()") - started) / 1000
+    assert not page.evaluate("window.cspaceViewer.playing()")
+    stopped = page.evaluate("window.cspaceViewer.time()")
+    # the feeder's first 2.1 s are input time: the clock runs 4 s a second, less a frame or two to start
+    assert 4 * (wall - 0.3) < stopped <= 4 * wall
+    page.wait_for_timeout(100)
+    assert page.evaluate("window.cspaceViewer.time()") == stopped
+    page.select_option("#speed", "1")
+
+
+# ---- the picture -------------------------------------------------------------------------------------------------
+
+def test_the_drawing_is_not_blank_and_parts_have_their_colours(viewer, feeder):
+    viewer.seek(TIMES[0])
+    picture = np.asarray(Image.open(io.BytesIO(viewer.page.locator("#scene").screenshot())).convert("RGB"))
+    assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 8
+    assert picture.std() > 10
+    whole = np.asarray(Image.open(io.BytesIO(viewer.page.screenshot())).convert("RGB"))
+    box = viewer.page.locator("#scene").bounding_box()
+    colors = part_colors(feeder.mechanism)
+    for name in ("piston", "block1", "block2", "block3"):
+        centre = viewer.page.evaluate("""name => {
+            const r = document.querySelector(`g.part[data-part="${name}"]`).getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 2];
+        }""", name)
+        assert box["x"] < centre[0] < box["x"] + box["width"] and box["y"] < centre[1] < box["y"] + box["height"]
+        pixel = whole[round(centre[1]), round(centre[0])].astype(int)
+        wanted = np.array([int(colors[name][k:k + 2], 16) for k in (1, 3, 5)])
+        assert np.abs(pixel - wanted).max() < 40, (name, pixel, colors[name])
+
+
+def test_no_errors_after_all_of_it(viewer):
+    assert viewer.errors == []
+    assert viewer.requests == [viewer.url]
+
+
+# ---- the file ----------------------------------------------------------------------------------------------------
+
+def test_the_feeder_page_is_small_self_contained_and_the_same_every_time(feeder, feeder_html, tmp_path):
+    data = feeder_html.read_bytes()
+    assert len(data) < 1_000_000
+    again = tmp_path / "again.html"
+    write_html(feeder, again)
+    assert again.read_bytes() == data
+    text = data.decode("utf-8")
+    assert "://" not in text and not re.search(r"\b(src|href)\s*=", text) and "@import" not in text
+    assert text == html_page(traced("feeder"))
+
+
+def test_the_command_line_writes_the_page(feeder_html, tmp_path, capsys):
+    out = tmp_path / "feeder.html"
+    assert main(["animate", str(fixture_path("feeder")), "-o", str(out), "--fps", "25"]) == 0
+    assert capsys.readouterr().out == f"{out}: browser viewer, 124 samples, 800x600\n"
+    assert out.read_bytes() == feeder_html.read_bytes()
+    assert main(["animate", str(fixture_path("feeder")), "-o", str(tmp_path / "f.htm")]) == 2
+    assert "use .gif, .mp4 or .html" in capsys.readouterr().err
+    missing = tmp_path / "missing" / "f.html"
+    assert main(["animate", str(fixture_path("feeder")), "-o", str(missing)]) == 2
+    assert capsys.readouterr().err == f"cspace: error: {missing}: -o: directory '{missing.parent}' does not exist\n"
+
+
+def test_the_size_option_sizes_the_drawing(browser, tmp_path):
+    out = tmp_path / "small.html"
+    assert main(["animate", str(fixture_path("feeder")), "-o", str(out), "--size", "400x300", "--until", "1"]) == 0
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        small = Loaded(page, out.as_uri())
+        box = page.locator("#scene").bounding_box()
+        assert (box["width"], box["height"]) == (400, 300)
+        assert small.errors == []
+    finally:
+        page.close()
+
+
+def test_the_gallery_page_opens(browser):
+    path = ROOT / "viz" / "gallery" / "feeder.html"
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        gallery = Loaded(page, path.as_uri())
+        assert gallery.errors == [] and gallery.requests == [gallery.url]
+        assert path.stat().st_size < 1_000_000
+    finally:
+        page.close()
+
+
+def test_doctests(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = doctest.testmod(viz.web)
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,469 @@
+"""A viewer in the browser: one self-contained HTML page that plays a traced path.
+
+``cspace animate FILE -o OUT.html`` writes it. Why a page: a GIF cannot be paused,
+scrubbed or read beside the description, and a window (``cspace show``) needs a
+display and pyvista; the page needs only a browser, opens from disk and makes no
+network request (inline script and styles, system fonts, nothing fetched).
+
+What it holds:
+
+* the parts drawn in the plane (SVG, y up, seen down the z axis, lower layers first):
+  each part's outline in its local frame drawn once, arcs flattened at the
+  mechanism's arc tolerance as the tracer sees them, and placed by one transform per
+  sample (:func:`viz.snapshots.part_poses`, so linkage members too);
+* play/pause, a speed control, a scrubber and a time readout;
+* the current segment's record in the paper's Figure 4 form (the text
+  :func:`cspace.describe` prints for it), kept in step with the scrubber.
+
+The timeline is the path's samples (:func:`viz.snapshots.snapshots`). Between two
+samples of an input motion the playback clock runs with the input's time; an
+external motion (a stack dropping) takes no input time, so it is given
+:data:`EXTERNAL_STEP` seconds of playback per sample, to be seen. Part poses are
+interpolated linearly between samples (angles unwrapped).
+
+The samples are stored once, as JSON in the page: per part a reference point ``c``
+in its frame (a turning part's pivot, else its outline's centre) and the series of
+where it is, ``x`` and ``y``, and of its angle ``a`` (a number where it never
+changes), rounded to a hundred-thousandth of the mechanism's size (angles to 1e-6
+rad). The pivot's place and the angle are linear in the coordinates, so a part
+between two samples is where the interpolated configuration puts it. The same input
+gives the same bytes: nothing depends on the clock, keys are sorted.
+
+For tests (and anyone curious) the page exposes a small read-only API,
+``window.cspaceViewer``: ``seek(t)`` goes to mechanism time ``t`` (at a time holding
+external motions, to after them), ``time()`` the current mechanism time,
+``segment()`` the current segment's number, ``playing()``, ``positions()`` each
+part's local origin as drawn, ``{name: [x, y]}`` in CSS pixels of the viewport (the
+frame of ``getBoundingClientRect``), read back from the browser with
+``getScreenCTM``, and ``point(name, x, y)`` where the point (x, y) of a part's own
+frame is drawn, in the same pixels.
+
+    >>> from cspace import analyze, load, trace
+    >>> page = html_page(trace(analyze(load("fixtures/feeder.toml")), until=1), size=(400, 300))
+    >>> page.startswith("<!DOCTYPE html>"), "://" in page, 'width="400" height="300"' in page
+    (True, False, True)
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from cspace import Trace, describe, summary
+from cspace.model import Mechanism, Part
+
+from .colors import part_colors
+from .output import check_output, check_size
+from .snapshots import Snapshot, part_poses, snapshots
+
+FORMAT = ".html"
+EXTERNAL_STEP = 0.1  # seconds of playback per sample of an external motion
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
+MARGIN = 0.04  # of the drawing's larger side, around every part at every sample
+ANGLE_PLACES = 6
+
+
+def write_html(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 600)) -> int:
+    """Write the viewer page for ``trace`` to ``path`` (.html); returns the number of samples it plays.
+
+    ``size`` is the drawing's width and height in CSS pixels.
+    """
+    check_page(path, size=size, field="path")
+    page = html_page(trace, size=size)
+    Path(path).write_text(page, encoding="utf-8", newline="\n")
+    return len(snapshots(trace))
+
+
+def check_page(path: str | Path, *, size: tuple[int, int], field: str) -> None:
+    """Raise unless the page can be written to ``path`` (.html) at this drawing size.
+
+    ``field`` names the path argument in the message (``-o`` on the command line). No
+    renderer is imported, so the command line checks before it traces.
+    """
+    check_output(path, (FORMAT,), field=field)
+    check_size(size)
+
+
+def html_page(trace: Trace, *, size: tuple[int, int] = (800, 600)) -> str:
+    """The viewer as one self-contained HTML document (see the module's docstring)."""
+    check_size(size)
+    mechanism = trace.mechanism
+    shots = snapshots(trace)
+    places = _places(mechanism)
+    order = _drawing_order(mechanism)
+    outlines = {part.name: _outline(part, mechanism.tolerance.arc) for part in mechanism.parts}
+    poses = [part_poses(trace.analysis, shot.values) for shot in shots]
+    view = _view_box(outlines, poses, size)
+    colors = part_colors(mechanism)
+    series = {part.name: _pose_series([p[part.name] for p in poses], _reference(mechanism, part, outlines[part.name]),
+                                      _turns(mechanism, part, shots), places)
+              for part in mechanism.parts}
+    described = describe(trace).rstrip("\n").split("\n\n")  # one record per segment, then the end
+    data = {
+        "mechanism": mechanism.name,
+        "t": [_round(s.time, 9) for s in shots],
+        "u": _playback(trace, shots),
+        "segment": [s.segment for s in shots],
+        "parts": [{"name": name, **series[name]} for name in order],
+        "segments": _segments(trace, described[:-1]),
+        "end": described[-1],
+    }
+    groups = "\n".join(_part_group(k, name, outlines[name], series[name], colors[name], places)
+                       for k, name in enumerate(order))
+    legend = "\n".join(f'<li><span class="swatch" style="background:{colors[name]}"></span>{html.escape(name)}</li>'
+                       for name in order)
+    first = data["segments"][shots[0].segment - 1] if shots[0].segment else None
+    speeds = "".join(f'<option value="{s:g}"{" selected" if s == 1 else ""}>{s:g}\u00d7</option>' for s in SPEEDS)
+    title = html.escape(f"{mechanism.name}: cspace viewer")
+    end_u = data["u"][-1]
+    return _PAGE.format(
+        title=title,
+        name=html.escape(mechanism.name),
+        width=size[0],
+        height=size[1],
+        view=" ".join(_num(v, places) for v in view),
+        groups=groups,
+        legend=legend,
+        speeds=speeds,
+        end_u=_num(end_u, 9),
+        end_t=f"{shots[-1].time:.3f}",
+        heading=html.escape(_heading(first, len(trace.segments))),
+        record=html.escape(first["record"] if first else "nothing traced"),
+        end=html.escape(data["end"]),
+        data=_script_json(data),
+        script=_SCRIPT,
+        style=_STYLE,
+    )
+
+
+def _places(mechanism: Mechanism) -> int:
+    """Decimals for lengths: a hundred-thousandth of the mechanism's size or finer."""
+    return max(0, 5 - math.floor(math.log10(mechanism.size)))
+
+
+def _drawing_order(mechanism: Mechanism) -> list[str]:
+    """Part names, lowest layer first (seen from above, higher layers cover lower ones)."""
+    ranked = sorted(enumerate(mechanism.parts), key=lambda item: (min(s.z[0] for s in item[1].slices), item[0]))
+    return [part.name for _, part in ranked]
+
+
+def _outline(part: Part, tolerance: float) -> list[list[np.ndarray]]:
+    """Per slice (lowest first), its profiles flattened within ``tolerance``, in the part's frame."""
+    slices = sorted(part.slices, key=lambda s: s.z)
+    return [[np.asarray(p.polyline(tolerance).vertices, float) for p in s.oriented] for s in slices]
+
+
+def _view_box(outlines: dict[str, list[list[np.ndarray]]], poses: Sequence[dict[str, np.ndarray]],
+              size: tuple[int, int]) -> tuple[float, float, float, float]:
+    """The SVG viewBox (x, y, width, height; y down, so the world's y is negated) holding every part at
+    every sample with a margin, widened to the drawing's aspect ratio so one unit is as wide as high."""
+    lo, hi = np.full(2, np.inf), np.full(2, -np.inf)
+    for name, slices in outlines.items():
+        local = np.vstack([loop for loops in slices for loop in loops])
+        for posed in poses:
+            pose = posed[name]
+            placed = local @ pose[:2, :2].T + pose[:2, 2]
+            lo, hi = np.minimum(lo, placed.min(axis=0)), np.maximum(hi, placed.max(axis=0))
+    extent = hi - lo
+    pad = MARGIN * float(extent.max())
+    lo, hi = lo - pad, hi + pad
+    width, height = float(hi[0] - lo[0]), float(hi[1] - lo[1])
+    aspect = size[0] / size[1]
+    if width / height < aspect:
+        grow = height * aspect - width
+        lo[0], width = lo[0] - grow / 2, height * aspect
+    else:
+        grow = width / aspect - height
+        lo[1], height = lo[1] - grow / 2, width / aspect
+    return float(lo[0]), -float(lo[1] + height), width, height
+
+
+def _reference(mechanism: Mechanism, part: Part, slices: list[list[np.ndarray]]) -> tuple[float, float]:
+    """The local point whose place the page interpolates: a turning part's pivot, else the outline's centre.
+
+    A pivot's place and the angle are linear in the coordinates, so interpolating them between two
+    samples poses the part exactly where the interpolated configuration puts it.
+    """
+    for name in part.coordinates:
+        coordinate = mechanism.coordinate(name)
+        if coordinate.is_angle:
+            return float(coordinate.pivot[0]), float(coordinate.pivot[1])
+    points = np.vstack([loop for loops in slices for loop in loops])
+    centre = (points.min(axis=0) + points.max(axis=0)) / 2
+    return float(centre[0]), float(centre[1])
+
+
+def _turns(mechanism: Mechanism, part: Part, shots: Sequence[Snapshot]) -> list[float] | None:
+    """A turning part's angle at every sample, as the path has it (unwrapped: a turn is 2 pi more, not 0)."""
+    for name in part.coordinates:
+        if mechanism.coordinate(name).is_angle:
+            j = mechanism.coordinate_index[name]
+            return [float(shot.values[j]) for shot in shots]
+    return None
+
+
+def _pose_series(transforms: Sequence[np.ndarray], reference: tuple[float, float], turns: Sequence[float] | None,
+                 places: int) -> dict:
+    """Where the part's reference point ``c`` is (``x``, ``y``) and its angle ``a`` at every sample:
+    a list, or one number where it never changes. The angle is ``turns`` where the part has an angle
+    coordinate, else read off the transforms (a linkage member) and unwrapped."""
+    point = np.array([reference[0], reference[1], 1.0])
+    placed = [m @ point for m in transforms]
+    a = list(turns) if turns is not None else np.unwrap([math.atan2(m[1, 0], m[0, 0]) for m in transforms]).tolist()
+    return {"c": [_round(v, places) for v in reference], "x": _compact([p[0] for p in placed], places),
+            "y": _compact([p[1] for p in placed], places), "a": _compact(a, ANGLE_PLACES)}
+
+
+def _compact(values: Sequence[float], places: int) -> float | list[float]:
+    rounded = [_round(v, places) for v in values]
+    return rounded[0] if all(v == rounded[0] for v in rounded) else rounded
+
+
+def _playback(trace: Trace, shots: Sequence[Snapshot]) -> list[float]:
+    """The playback clock at every sample: input time, plus :data:`EXTERNAL_STEP` per step of an external motion."""
+    phases = {s.index: s.phase for s in trace.segments}
+    clock = [0.0]
+    for before, after in zip(shots, shots[1:]):
+        external = before.segment == after.segment and phases.get(after.segment) == "external"
+        clock.append(clock[-1] + (EXTERNAL_STEP if external else max(0.0, after.time - before.time)))
+    return [_round(u, 9) for u in clock]
+
+
+def _segments(trace: Trace, records: Sequence[str]) -> list[dict]:
+    """Per segment: its Figure 4 record (``records``, as ``describe`` prints them), summary line, phase and times."""
+    assert len(records) == len(trace.segments)
+    return [{"record": record, "summary": summary(trace, segment), "phase": segment.phase,
+             "start": _round(segment.start_time, 9), "end": _round(segment.end_time, 9)}
+            for record, segment in zip(records, trace.segments)]
+
+
+def _heading(segment: dict | None, count: int) -> str:
+    if segment is None:
+        return "nothing traced"
+    number = segment["record"].split(":", 1)[0]
+    return f"{number} of {count} ({segment['phase']}): {segment['summary']}"
+
+
+def _part_group(index: int, name: str, slices: list[list[np.ndarray]], series: dict, color: str,
+                places: int) -> str:
+    """The part's ``<g>``: its outline once, placed where it is at the first sample."""
+    x, y, a = (v if isinstance(v, (int, float)) else v[0] for v in (series["x"], series["y"], series["a"]))
+    (cx, cy), c, s = series["c"], math.cos(a), math.sin(a)
+    matrix = " ".join(_num(v, 9) for v in (c, s, -s, c, x - (c * cx - s * cy), y - (s * cx + c * cy)))
+    paths = "".join(f'<path d="{_path_data(loops, places)}"/>' for loops in slices)
+    kind = "part still" if all(isinstance(series[k], (int, float)) for k in "xya") else "part"
+    return (f'<g class="{kind}" data-index="{index}" data-part="{html.escape(name)}" fill="{color}" '
+            f'transform="matrix({matrix})">{paths}</g>')
+
+
+def _path_data(loops: list[np.ndarray], places: int) -> str:
+    """SVG path data of closed loops (even-odd filling makes holes of the nested ones)."""
+    parts = []
+    for loop in loops:
+        points = " ".join(f"{_num(px, places)} {_num(py, places)}" for px, py in loop)
+        parts.append(f"M{points}Z")
+    return "".join(parts)
+
+
+def _round(value: float, places: int) -> float | int:
+    """``value`` rounded, as an int when whole (shorter JSON), never -0."""
+    rounded = round(float(value), places) + 0.0
+    return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
+
+
+def _num(value: float, places: int) -> str:
+    """Up to ``places`` decimals, no trailing zeros, never -0."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "", "-") else text
+
+
+def _script_json(data: dict) -> str:
+    """JSON for a ``<script type="application/json">``: sorted keys, no ``<``, ``>`` or ``&`` left raw."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+_STYLE = """\
+body { margin: 16px; font: 14px/1.4 system-ui, sans-serif; color: #222; background: #fff; }
+h1 { font-size: 18px; margin: 0 0 8px; }
+#controls { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 0 0 8px; }
+#controls button { min-width: 5em; }
+#scrub { flex: 1 1 240px; min-width: 160px; }
+#time { font-variant-numeric: tabular-nums; min-width: 15em; }
+#main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+#stage { outline: 1px solid #ccc; line-height: 0; }
+#scene { display: block; background: #fcfcfc; }
+#scene path { fill-rule: evenodd; fill-opacity: 0.85; stroke: #333; stroke-width: 1;
+  vector-effect: non-scaling-stroke; stroke-linejoin: round; }
+#side { flex: 1 1 320px; min-width: 320px; max-width: 620px; }
+#heading { font-weight: 600; margin-bottom: 4px; }
+#record { font: 13px/1.35 ui-monospace, monospace; background: #f4f4f4; padding: 8px 10px; margin: 0;
+  white-space: pre-wrap; }
+#end { font: 13px ui-monospace, monospace; color: #555; margin: 6px 0 12px; }
+#legend { list-style: none; padding: 0; margin: 0; columns: 2; }
+.swatch { display: inline-block; width: 12px; height: 12px; margin-right: 6px; vertical-align: -1px;
+  border: 1px solid #333; }
+.hint { color: #666; font-size: 12px; }
+"""
+
+_SCRIPT = r"""
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("cspace-data").textContent);
+  var svg = document.getElementById("scene");
+  var groups = Array.prototype.slice.call(svg.querySelectorAll("g.part"));
+  var T = D.t, U = D.u, S = D.segment, N = T.length, END = U[N - 1];
+  var scrub = document.getElementById("scrub"), play = document.getElementById("play");
+  var speed = document.getElementById("speed"), timeOut = document.getElementById("time");
+  var heading = document.getElementById("heading"), record = document.getElementById("record");
+  var u = 0, playing = false, last = null, shown = null, now = {t: 0, segment: S[0]};
+
+  function value(series, k, f) {
+    if (typeof series === "number") return series;
+    return f > 0 ? series[k] + (series[k + 1] - series[k]) * f : series[k];
+  }
+  function last_at_most(array, v) {  // the largest k with array[k] <= v (0 if none)
+    var lo = 0, hi = N - 1;
+    if (v >= array[hi]) return hi;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (array[mid] <= v) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+  function render() {
+    var k = last_at_most(U, u), f = 0;
+    if (k < N - 1 && U[k + 1] > U[k]) f = Math.min(1, Math.max(0, (u - U[k]) / (U[k + 1] - U[k])));
+    D.parts.forEach(function (p, i) {
+      var x = value(p.x, k, f), y = value(p.y, k, f), a = value(p.a, k, f);
+      var c = Math.cos(a), s = Math.sin(a), cx = p.c[0], cy = p.c[1];
+      // rotate about the reference point c, then carry it to (x, y)
+      groups[i].setAttribute("transform", "matrix(" + [c, s, -s, c, x - (c * cx - s * cy), y - (s * cx + c * cy)]
+        .join(" ") + ")");
+    });
+    now = {t: value(T, k, f), segment: S[k]};
+    scrub.value = String(u);
+    var info = now.segment ? D.segments[now.segment - 1] : null;
+    timeOut.textContent = "t = " + now.t.toFixed(3) + " s of " + T[N - 1].toFixed(3) +
+      (info && info.phase === "external" ? " (external motion: no input time passes)" : "");
+    if (now.segment !== shown) {
+      shown = now.segment;
+      if (info) {
+        heading.textContent = info.record.split(":")[0] + " of " + D.segments.length + " (" + info.phase + "): " +
+          info.summary;
+        record.textContent = info.record;
+      } else {
+        heading.textContent = "nothing traced";
+        record.textContent = "nothing traced";
+      }
+    }
+  }
+  function setPlaying(on) {
+    playing = on;
+    last = null;
+    play.textContent = on ? "Pause" : "Play";
+    if (on) {
+      if (u >= END) u = 0;
+      requestAnimationFrame(tick);
+    }
+  }
+  function tick(stamp) {
+    if (!playing) return;
+    if (last !== null) u = Math.min(END, u + (stamp - last) / 1000 * Number(speed.value));
+    last = stamp;
+    render();
+    if (u >= END) setPlaying(false); else requestAnimationFrame(tick);
+  }
+  function seekTime(t) {  // the last moment of the playback at mechanism time t: after any external motion then
+    t = Number(t);
+    if (!(t > T[0])) { u = t === T[0] ? U[last_at_most(T, t)] : 0; }
+    else {
+      var k = last_at_most(T, t);
+      u = k >= N - 1 ? END : U[k] + (t - T[k]) * (U[k + 1] - U[k]) / (T[k + 1] - T[k]);
+    }
+    render();
+  }
+
+  play.addEventListener("click", function () { setPlaying(!playing); });
+  scrub.addEventListener("input", function () { u = Number(scrub.value); render(); });
+  document.addEventListener("keydown", function (e) {
+    var tag = e.target && e.target.tagName;
+    if (e.key === " " && tag !== "BUTTON" && tag !== "SELECT" && tag !== "INPUT") {
+      e.preventDefault();
+      setPlaying(!playing);
+    }
+  });
+
+  window.cspaceViewer = Object.freeze({
+    seek: function (t) { seekTime(t); return now.t; },
+    time: function () { return now.t; },
+    segment: function () { return now.segment; },
+    playing: function () { return playing; },
+    positions: function () {
+      var out = {};
+      groups.forEach(function (g) {
+        var m = g.getScreenCTM();
+        out[g.getAttribute("data-part")] = [m.e, m.f];
+      });
+      return out;
+    },
+    point: function (name, x, y) {
+      var g = groups.filter(function (g) { return g.getAttribute("data-part") === name; })[0];
+      if (!g) return null;
+      var m = g.getScreenCTM();
+      return [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
+    }
+  });
+  render();
+})();
+"""
+
+_PAGE = """\
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+{style}</style>
+</head>
+<body>
+<h1>{name}</h1>
+<div id="controls">
+<button id="play" type="button">Play</button>
+<label>speed <select id="speed">{speeds}</select></label>
+<input id="scrub" type="range" min="0" max="{end_u}" step="any" value="0" aria-label="time">
+<span id="time">t = 0.000 s of {end_t}</span>
+</div>
+<div id="main">
+<div id="stage">
+<svg id="scene" width="{width}" height="{height}" viewBox="{view}" preserveAspectRatio="xMidYMid meet" \
+role="img" aria-label="{name}, seen down the z axis">
+<g id="world" transform="scale(1 -1)">
+{groups}
+</g>
+</svg>
+</div>
+<div id="side">
+<div id="heading">{heading}</div>
+<pre id="record">{record}</pre>
+<div id="end">{end}</div>
+<ul id="legend">
+{legend}
+</ul>
+<p class="hint">Play/pause with the button or the space bar; drag the slider to scrub. An external motion
+(a part falling) takes no input time: the clock stands still while it plays.</p>
+<noscript><p>The viewer needs JavaScript to move the parts.</p></noscript>
+</div>
+</div>
+<script type="application/json" id="cspace-data">{data}</script>
+<script>{script}</script>
+</body>
+</html>
+"""
