@@ -40,21 +40,30 @@ def _decimals(trace: Trace, coordinate: str, base: int) -> int:
 
 def describe(trace: Trace) -> str:
     """The symbolic description of paper Figure 4, one record per segment."""
-    records = []
-    for segment in trace.segments:
-        lines = [f"segment {segment.index}:"]
-        lines += [f"(driving-motion {_ref(trace, j)})" for j in segment.first.roots]
-        for line in segment.first.lines:
-            targets = " ".join(_ref(trace, j) for j in line.targets)
-            lines.append(f"(drives {_ref(trace, line.source)} ({targets}))")
-        for part in _described_parts(trace):
-            motion, values = _part_motion(trace, segment, part)
-            fields = " ".join(_values_text(v, _decimals(trace, v[0], 4)) for v in values)
-            lines.append(f"({part.name} {motion} {fields})")
-        records.append("\n".join(lines))
+    records = [record(trace, segment) for segment in trace.segments]
     end = _end_time(trace)
     records.append(f"; end: {trace.end_reason} at t = {number(end)}")
     return "\n\n".join(records) + "\n"
+
+
+def record(trace: Trace, segment: Segment) -> str:
+    """One segment's record of paper Figure 4: what drives, what it drives, how each part moves.
+
+    >>> from cspace import analyze, load, trace
+    >>> t = trace(analyze(load("fixtures/feeder.toml")), until=1.0)
+    >>> print(record(t, t.segments[0]).splitlines()[1])
+    (driving-motion (driver cd))
+    """
+    lines = [f"segment {segment.index}:"]
+    lines += [f"(driving-motion {_ref(trace, j)})" for j in segment.first.roots]
+    for line in segment.first.lines:
+        targets = " ".join(_ref(trace, j) for j in line.targets)
+        lines.append(f"(drives {_ref(trace, line.source)} ({targets}))")
+    for part in _described_parts(trace):
+        motion, values = _part_motion(trace, segment, part)
+        fields = " ".join(_values_text(v, _decimals(trace, v[0], 4)) for v in values)
+        lines.append(f"({part.name} {motion} {fields})")
+    return "\n".join(lines)
 
 
 def summary(trace: Trace, segment: Segment) -> str:

@@ -281,6 +281,12 @@ class Mechanism:
     def tolerance(self) -> Tolerance:
         return Tolerance.for_size(self.size, speed=self.speed, **dict(self.tolerance_factors))
 
+    def _repr_html_(self) -> str:
+        """Its parts, forces and inputs as tables, for a notebook."""
+        from .notebook import mechanism_html
+
+        return mechanism_html(self)
+
     def __repr__(self) -> str:
         return (f"Mechanism({self.name!r}, parts={len(self.parts)}, "
                 f"coordinates={[c.name for c in self.coordinates]!r}, linkages={len(self.linkages)}, "

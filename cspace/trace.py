@@ -88,6 +88,7 @@ class Segment:
     pieces: list[Piece]
     end: str = ""
     lead: int = 0  # the piece whose behaviour the segment has: the first, unless a ripple leads into it
+    trace: Trace | None = field(default=None, repr=False, compare=False)  # set by the trace holding it
 
     @property
     def first(self) -> Piece:
@@ -122,6 +123,12 @@ class Segment:
     def __repr__(self) -> str:
         return f"Segment({self.index}, {self.phase!r}, pieces={len(self.pieces)}, end={self.end!r})"
 
+    def _repr_html_(self) -> str:
+        """Its Figure 4 record, times, contacts and end, for a notebook."""
+        from .notebook import segment_html
+
+        return segment_html(self.trace, self) if self.trace is not None else f"<pre>{self!r}</pre>"
+
 
 @dataclass
 class TraceStats:
@@ -152,6 +159,8 @@ class Trace:
     def __post_init__(self) -> None:
         names = [c.name for c in self.analysis.mechanism.coordinates]
         self.segments = build_segments(self.pieces, names, self.end_reason, self.analysis.ripple)
+        for segment in self.segments:
+            segment.trace = self
 
     @property
     def mechanism(self):
@@ -199,6 +208,12 @@ class Trace:
 
     def __repr__(self) -> str:
         return f"Trace({self.mechanism.name!r}, segments={len(self.segments)}, end={self.end_reason!r})"
+
+    def _repr_html_(self) -> str:
+        """Statistics, segments with their records, and the browser viewer, for a notebook."""
+        from .notebook import trace_html
+
+        return trace_html(self)
 
 
 def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reason: str = "",

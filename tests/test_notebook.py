@@ -1,0 +1,88 @@
+"""Notebook views (cspace.notebook, through ``_repr_html_``): they are well-formed HTML and
+hold what they say they hold, checked against the library's own reports (describe's
+records, the statistics) and the mechanism file."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+
+from cspace import analyze, load, trace
+from cspace.describe import describe, statistics
+from viz.web import html_page
+
+from .common import fixture_path
+
+VOID = {"br", "hr", "img", "input", "meta", "link"}
+
+
+class _Checker(HTMLParser):
+    """Balanced tags, and the text of every <pre> (unescaped)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.pres: list[str] = []
+        self.frames: list[str] = []
+        self._pre: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "iframe":
+            self.frames.append(dict(attrs).get("srcdoc", ""))
+        if tag not in VOID:
+            self.open.append(tag)
+        if tag == "pre":
+            self._pre = []
+
+    def handle_endtag(self, tag):
+        assert self.open and self.open[-1] == tag, f"</{tag}> closes <{self.open[-1] if self.open else None}>"
+        self.open.pop()
+        if tag == "pre":
+            self.pres.append("".join(self._pre))
+            self._pre = None
+
+    def handle_data(self, data):
+        if self._pre is not None:
+            self._pre.append(data)
+
+
+def _checked(html: str) -> _Checker:
+    checker = _Checker()
+    checker.feed(html)
+    checker.close()
+    assert checker.open == [], f"unclosed {checker.open}"
+    return checker
+
+
+@pytest.fixture(scope="module")
+def feeder():
+    return trace(analyze(load(fixture_path("feeder"))), until=4.0)
+
+
+def test_a_mechanism_shows_its_parts_coordinates_forces_and_inputs():
+    mechanism = load(fixture_path("feeder"))
+    html = mechanism._repr_html_()
+    _checked(html)
+    for part in mechanism.parts:
+        assert f"<td>{part.name}</td>" in html
+    for coordinate in mechanism.coordinates:
+        assert coordinate.name in html
+    assert "gravity" in html and "driver rotates counterclockwise" in html
+
+
+def test_a_segment_shows_its_own_figure_4_record(feeder):
+    records = describe(feeder).split("\n\n")
+    for segment, expected in zip(feeder.segments, records):
+        checker = _checked(segment._repr_html_())
+        assert checker.pres == [expected]
+
+
+def test_a_trace_shows_its_statistics_every_record_and_the_viewer(feeder):
+    html = feeder._repr_html_()
+    checker = _checked(html)
+    assert checker.pres == describe(feeder).split("\n\n")[:-1]  # every record; the end line is the header's
+    for name, value in statistics(feeder).items():
+        assert f"<td>{name}</td><td>{value}</td>" in html
+    assert len(checker.frames) == 1
+    assert checker.frames[0] == html_page(feeder)  # the parser unescapes attributes
