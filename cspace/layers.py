@@ -20,12 +20,18 @@ up with the gear it is to engage. (At the end itself fewer slices meet than on e
 side, so a configuration blocked on both sides would be free there alone; such a
 configuration is taken as blocked, which loses nothing a motion of nonzero length
 could use.)
+
+Whether the z faces at a band's end touch changes along the end, where the band
+beyond turns from blocked to free, and no row of the band's regions shows it: a step
+moving along the end is cut there (:meth:`ShiftedPairSpace.z_change`, asked by the
+tracer), so that a spring-loaded pin sliding under a plate rises into the first hole
+it fits.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Callable
 
@@ -102,8 +108,6 @@ def bands(a: Part, b: Part, low: float, high: float) -> list[tuple[float, float,
 def carried(part: Part, r: float, shift: Coordinate | None) -> Part:
     """The part with its slices carried up z by ``r`` and without its shift: how it meets
     the other part within one band, for the planar pair space."""
-    from dataclasses import replace
-
     slices = tuple(replace(s, z=(s.z[0] + r, s.z[1] + r)) for s in part.slices)
     coordinates = tuple(c for c in part.coordinates if shift is None or c != shift.name)
     return replace(part, slices=slices, coordinates=coordinates)
