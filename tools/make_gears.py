@@ -221,25 +221,32 @@ def gear_path(gear: Gear) -> tuple[list[str], list[str]]:
     return steps, faces
 
 
-def gear_part(name: str, coordinate: str, gear: Gear, initial: float) -> str:
-    """The TOML of one gear part, turning about its centre."""
+def gear_slice(gear: Gear, z: tuple[float, float] = (0.0, 1.0), prefix: str = "") -> list[str]:
+    """The TOML lines of a gear as one slice of a part, its faces named ``prefix`` + face."""
     steps, faces = gear_path(gear)
-    lines = [
-        "[[parts]]",
-        f'name = "{name}"',
-        'motion = "fixed-axes"',
-        f'coordinates = [ {{ name = "{coordinate}", pivot = {point(gear.centre)}, initial = {num(initial)} }} ]',
-        "",
+    return [
         "[[parts.slices]]",
-        "z = [0, 1]",
+        f"z = [{z[0]:g}, {z[1]:g}]",
         "",
         "[[parts.slices.profiles]]",
         "path = [",
         *(f"  {step}," for step in steps),
         "]",
         "faces = [",
-        *(f'  "{face}",' for face in faces),
+        *(f'  "{prefix}{face}",' for face in faces),
         "]",
+    ]
+
+
+def gear_part(name: str, coordinate: str, gear: Gear, initial: float) -> str:
+    """The TOML of one gear part, turning about its centre."""
+    lines = [
+        "[[parts]]",
+        f'name = "{name}"',
+        'motion = "fixed-axes"',
+        f'coordinates = [ {{ name = "{coordinate}", pivot = {point(gear.centre)}, initial = {num(initial)} }} ]',
+        "",
+        *gear_slice(gear),
     ]
     return "\n".join(lines)
 

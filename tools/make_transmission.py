@@ -28,7 +28,7 @@ import argparse
 import math
 from pathlib import Path
 
-from make_gears import MODULE, Gear, gear_path, num, point
+from make_gears import MODULE, Gear, gear_slice, num, point
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "fixtures" / "transmission.toml"
@@ -38,24 +38,6 @@ LAYERS = {"A1": (0.0, 1.0), "A2": (3.5, 4.5), "B1": (0.0, 1.0), "B2": (1.0, 2.0)
 SHIFT = (0.0, 2.5)
 TURN = 1.5 * math.pi  # 12 pitches of A2 and (times 12/18) 7 pitches of B2
 SPEED = 1.0  # rad/s of the input, and the shift's speed
-
-
-def gear_slice(gear: Gear, z: tuple[float, float], prefix: str) -> list[str]:
-    """One gear as a slice of its shaft's part: its faces prefixed by the gear's name."""
-    steps, faces = gear_path(gear)
-    return [
-        "[[parts.slices]]",
-        f"z = [{num(z[0])}, {num(z[1])}]",
-        "",
-        "[[parts.slices.profiles]]",
-        "path = [",
-        *(f"  {step}," for step in steps),
-        "]",
-        "faces = [",
-        *(f'  "{prefix}-{face}",' for face in faces),
-        "]",
-        "",
-    ]
 
 
 def mechanism(misaligned: bool) -> str:
@@ -87,7 +69,7 @@ def mechanism(misaligned: bool) -> str:
         "",
     ]
     for gear, name in input_gears:
-        lines += gear_slice(gear, LAYERS[name], name)
+        lines += gear_slice(gear, LAYERS[name], f"{name}-") + [""]
     lines += [
         "[[parts]]",
         'name = "cluster"',
@@ -97,7 +79,7 @@ def mechanism(misaligned: bool) -> str:
         "",
     ]
     for gear, name in output_gears:
-        lines += gear_slice(gear, LAYERS[name], name)
+        lines += gear_slice(gear, LAYERS[name], f"{name}-") + [""]
     lines += [
         "[[inputs]]",
         'name = "first speed"',
