@@ -931,33 +931,66 @@ def _intervals(roots: _Roots, K: int, start: np.ndarray, cyclic: bool, overlaps)
     roots in order, from a start value (far below for a translation), and is positive
     where the parts overlap (``overlaps(k, values)`` tells directly, see :func:`_levels`).
     Roots at one value act together: their changes add up, and the first feature there
-    (in feature order) names the contact."""
-    rows = []
-    order = np.lexsort((roots.feature, roots.v, roots.k))
-    k_all, v_all, f_all, c_all, d_all = (getattr(roots, f)[order] for f in ("k", "v", "feature", "change",
-                                                                           "degenerate"))
+    (in feature order) names the contact. Translations whose count needs no direct test
+    are settled for all placements at once (:func:`_plain_runs`)."""
+    k_all, v_all, f_all, c_all, d_all = _merged(roots)
     bounds = np.searchsorted(k_all, np.arange(K + 1))
-    for k in range(K):
+    followed = np.ones(K, bool)
+    found = [np.zeros((0, 5))]
+    if not cyclic:
+        followed, runs = _plain_runs(k_all, v_all, f_all, c_all, d_all, bounds)
+        found.append(runs)
+    for k in np.flatnonzero(followed).tolist():
         v, f, c, odd = (x[bounds[k]:bounds[k + 1]] for x in (v_all, f_all, c_all, d_all))
-        if len(v):
-            v, first = np.unique(v, return_index=True)
-            f = f[first]
-            c = np.add.reduceat(c, first)
-            odd = np.logical_or.reduceat(odd, first)
         if cyclic and len(v):
             turn = int(np.searchsorted(v, start[k]))
             v = np.concatenate([v[turn:], v[:turn] + TURN])
             f, c, odd = (np.concatenate([x[turn:], x[:turn]]) for x in (f, c, odd))
         levels = _levels(v, c, odd, float(start[k]), cyclic, lambda x, k=k: overlaps(k, x))
-        rows.append(_runs(v, f, levels > 0, cyclic))
-    counts = np.array([len(r) for r in rows], int)
-    width = max(1, int(counts.max(initial=0)))
-    table = np.full((K, width, 4), np.nan)
-    for k, row in enumerate(rows):
-        if row:
-            table[k, :len(row)] = row
+        runs = _runs(v, f, levels > 0, cyclic)
+        if runs:
+            found.append(np.column_stack([np.full(len(runs), k), np.array(runs, float)]))
+    runs = np.concatenate(found)
+    runs = runs[np.lexsort((runs[:, 1], runs[:, 0]))]
+    placement = runs[:, 0].astype(np.int64)
+    counts = np.bincount(placement, minlength=K)
+    table = np.full((K, max(1, int(counts.max(initial=0))), 4), np.nan)
+    table[placement, np.arange(len(runs)) - np.searchsorted(placement, placement)] = runs[:, 1:]
     features = np.where(np.isnan(table[..., 2:]), NO_FEATURE, table[..., 2:]).astype(np.int64)
     return Intervals(table[..., 0], table[..., 1], features[..., 0], features[..., 1], counts)
+
+
+def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:
+    """The roots by placement and value, those at one value of one placement made one:
+    placement, value, first feature, summed change and whether any is degenerate."""
+    order = np.lexsort((roots.feature, roots.v, roots.k))
+    k, v, f, c, odd = (getattr(roots, name)[order] for name in ("k", "v", "feature", "change", "degenerate"))
+    if not len(k):
+        return k, v, f, c, odd
+    first = np.flatnonzero(np.concatenate([[True], (k[1:] != k[:-1]) | (v[1:] != v[:-1])]))
+    return k[first], v[first], f[first], np.add.reduceat(c, first), np.logical_or.reduceat(odd, first)
+
+
+def _plain_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd: np.ndarray,
+                bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A translation's blocked runs at every placement whose count, followed from zero far
+    below, never goes negative, comes back to zero and crosses no degenerate root (what
+    :func:`_levels` would leave as followed): rows (placement, lo, hi, lo feature, hi
+    feature). Also which placements are left to follow one by one."""
+    K = len(bounds) - 1
+    total = np.cumsum(c)
+    after = total - np.concatenate([[0], total])[bounds[:-1]][k]
+    before = after - c
+    followed = np.zeros(K, bool)
+    followed[k[odd | (after < 0)]] = True
+    ends = bounds[1:] - 1
+    some = bounds[1:] > bounds[:-1]
+    followed[some] |= after[ends[some]] != 0
+    plain = ~followed[k]
+    opens = np.flatnonzero(plain & (before == 0) & (after > 0))
+    closes = np.flatnonzero(plain & (before > 0) & (after == 0))
+    runs = np.column_stack([k[opens], v[opens], v[closes], f[opens], f[closes]]).astype(float)
+    return followed, runs
 
 
 def _levels(v: np.ndarray, c: np.ndarray, odd: np.ndarray, start: float, cyclic: bool, overlaps) -> np.ndarray:
