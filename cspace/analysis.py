@@ -29,7 +29,7 @@ from .pairs import interacting_pairs
 from .contact_curves import Shape
 from .pairspace import PairSpace, translation_pair_space
 from .rotation import RotationBuilder
-from .symmetry import Symmetry, order, sector, symmetry
+from .symmetry import Symmetry, drawn_order, order, sector, symmetry
 
 
 @dataclass
@@ -253,8 +253,9 @@ class _PairBuilder:
 
     def _symmetry(self, part: Part, indices: list[int], shapes: list[Shape],
                   reach: float) -> tuple[Symmetry, list[Shape]] | None:
-        """A freely turning part's rotational symmetry about its pivot (on its real outline)
-        and its sectors, one per slice; None when it has none."""
+        """A freely turning part's rotational symmetry about its pivot (on its drawing, else
+        on its real outline: :mod:`cspace.symmetry`) and its sectors, one per slice; None
+        when it has none."""
         angle = next((self.mechanism.coordinate(c) for c in part.coordinates
                       if self.mechanism.coordinate(c).is_angle), None)
         if angle is None or not angle.periodic or not shapes:
@@ -264,8 +265,10 @@ class _PairBuilder:
         key = (part.name, tuple(indices))
         if key not in self._orders:  # a part meets several others with the same slices
             fine = self.tolerance.length
-            polygons = [region_of(part.slices[i].profiles, fine, (ox, oy)) for i in indices]
-            self._orders[key] = order(polygons, tuple(pivot))
+            n = drawn_order([part.slices[i].oriented for i in indices], angle.pivot, fine)
+            if n == 1:
+                n = order([region_of(part.slices[i].profiles, fine, (ox, oy)) for i in indices], tuple(pivot))
+            self._orders[key] = n
         n = self._orders[key]
         if n == 1:
             return None

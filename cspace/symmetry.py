@@ -8,7 +8,10 @@ of angle ``2 pi / N``) turned by each multiple of the period: its blocked values
 those of the sector, shifted. Either way a contact found with sector 0 is, shifted, a
 contact with sector j; :attr:`Symmetry.faces` names the faces there.
 
-Detected on the real outline (arcs finely sampled), within a millionth of its area.
+Found first on the drawing: a turn that maps every drawn line and arc onto a drawn line
+or arc (:func:`drawn_order`) leaves the outline unchanged. A part drawn so that its
+elements do not repeat (a face split in one place and not in the next) is then tried on
+its real outline, arcs finely sampled, within a millionth of its area (:func:`order`).
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
+from scipy.spatial import cKDTree
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.polygon import orient
 
 from .contact_curves import Shape
+from .geometry import Arc, Profile
 
 MOST = 96  # the largest order looked for
 MATCH = 1e-6  # a turned outline is the same if they differ by less than this fraction of its area
@@ -59,6 +64,51 @@ def order(polygons: list[Polygon], pivot: tuple[float, float]) -> int:
         if all(_possible(m, n) for m in moments) and all(_unchanged(p, pivot, 2 * math.pi / n) for p in polygons):
             return n
     return 1
+
+
+def drawn_order(slices: list[tuple[Profile, ...]], pivot: tuple[float, float], near: float) -> int:
+    """The largest N (up to MOST) for which a turn of 2 pi / N about the pivot maps each
+    slice's drawn elements onto its elements of the same kind (a line, an arc either way
+    round) within ``near``; 1 when none does. Enough for the outline to be unchanged;
+    needed only of a part drawn the same way every N-th of a turn (the tools' gears are).
+
+    >>> from cspace.geometry import Profile
+    >>> drawn_order([(Profile.rectangle(-2, -1, 2, 1),)], (0.0, 0.0), 1e-9)
+    2
+    """
+    groups = [_elements(profiles, pivot) for profiles in slices]
+    groups = [points for group in groups for points in group.values()]
+    moving = [int(np.count_nonzero(np.abs(points).max(axis=1) > near)) for points in groups]
+    trees = [cKDTree(points) for points in groups]
+    for n in range(MOST, 1, -1):
+        # a turn fixes only a circle about the pivot: every other element is one of n alike
+        if all(count % n == 0 for count in moving) and \
+                all(_maps_onto(tree, points, 2 * math.pi / n, near) for tree, points in zip(trees, groups)):
+            return n
+    return 1
+
+
+def _elements(profiles: tuple[Profile, ...], pivot: tuple[float, float]) -> dict[int, np.ndarray]:
+    """Each kind's elements (0 a line, 1 an arc counterclockwise, 2 clockwise) as rows of
+    start, end and centre about the pivot; a full circle's start and end are its centre."""
+    kinds: dict[int, list[list[float]]] = {}
+    for profile in profiles:
+        for element in profile.elements:
+            if isinstance(element, Arc):
+                kind, centre = (1 if element.ccw else 2), element.center
+                ends = (centre, centre) if element.start == element.end else (element.start, element.end)
+            else:
+                kind, centre, ends = 0, pivot, (element.start, element.end)
+            kinds.setdefault(kind, []).append([c - o for point in (*ends, centre) for c, o in zip(point, pivot)])
+    return {kind: np.array(rows) for kind, rows in sorted(kinds.items())}
+
+
+def _maps_onto(tree: cKDTree, points: np.ndarray, angle: float, near: float) -> bool:
+    """Does the turn by ``angle`` take the rows (three points each) one to one onto the tree's?"""
+    c, s = math.cos(angle), math.sin(angle)
+    xy = points.reshape(-1, 3, 2) @ np.array([[c, s], [-s, c]])
+    distance, index = tree.query(xy.reshape(-1, 6), distance_upper_bound=near)
+    return bool(np.all(np.isfinite(distance))) and len(set(index.tolist())) == len(index)
 
 
 def _round(shape: Polygon | MultiPolygon, pivot: tuple[float, float]) -> bool:
