@@ -416,7 +416,8 @@ def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray
     Features as for :func:`translation_intervals`, the root in the lowest bit.
     """
     K = len(angle)
-    sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
+    kept = _within_reach(a, b, angle, offset, center)
+    sides = [_Sides.of(a, b, angle, offset, kind, kept) for kind in (0, 1)]
     roots = _concat([_rotation_roots(side, center, sign) for side in sides]
                     + [_rotation_tangencies(side, center, sign) for side in sides])
 
@@ -428,6 +429,26 @@ def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray
         return _overlaps(a, b, angle[k] + turn, shift)
 
     return _intervals(roots, K, _starts(roots, K), True, overlaps)
+
+
+def _within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, center: np.ndarray) -> np.ndarray | None:
+    """A's vertices (each with the edge it starts) that B can reach turning about ``center``
+    from any of its placements: those whose edge comes within B's reach of the disc holding
+    every centre. None when that is all of them. A gear meets another only by the few
+    teeth near the mesh, and the contacts of the rest need not be sought."""
+    middle = (center.min(axis=0) + center.max(axis=0)) / 2
+    spread = float(np.hypot(*(center - middle).T).max(initial=0.0))
+    arm = place(b.vertices, angle, offset) - center[:, None, :]
+    reach = float(np.hypot(arm[..., 0], arm[..., 1]).max(initial=0.0))
+    bends = b.radii != 0
+    if bends.any():
+        arc = place(b.centers[bends], angle, offset) - center[:, None, :]
+        reach = max(reach, float((np.hypot(arc[..., 0], arc[..., 1]) + np.abs(b.radii[bends])).max()))
+    e0, ev, _ = _edges(a.vertices[None], a.following)
+    near, _ = _distance_range(e0, ev, a.centers[None], a.radii, middle[None])
+    size = float(np.ptp(a.vertices, axis=0).max(initial=0.0)) + reach + spread
+    kept = np.flatnonzero(near[0] <= spread + reach + 1e-9 * size)
+    return None if len(kept) == len(a.vertices) else kept
 
 
 def _overlaps(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -475,7 +496,7 @@ class _Sides:
     movers: np.ndarray
     back: np.ndarray
     ahead: np.ndarray
-    mover_arcs: np.ndarray      # indices of the movers' arc edges
+    mover_arcs: np.ndarray      # the movers' arc edges, by their index in their part
     mover_centers: np.ndarray   # (K, arcs, 2)
     mover_radii: np.ndarray     # (arcs,) signed
     mover_ends: np.ndarray      # (K, arcs, 2, 2): each arc's start and end
@@ -484,39 +505,45 @@ class _Sides:
     en: np.ndarray
     ec: np.ndarray
     er: np.ndarray
+    kept: np.ndarray            # A's vertices and edges in play, by their index in A
 
     @classmethod
-    def of(cls, a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, kind: int) -> _Sides:
+    def of(cls, a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, kind: int,
+           kept: np.ndarray | None = None) -> _Sides:
+        """Kind ``kind``'s arrays; of A, only the vertices and edges ``kept`` (all by default)."""
         K = len(angle)
+        kept = np.arange(len(a.vertices)) if kept is None else kept
         placed = place(b.vertices, angle, offset)
-        back, ahead = b.tangents() if kind == 0 else a.tangents()
         if kind == 0:
-            mover, movers = b, placed
-            back, ahead = (_turned(np.broadcast_to(x, (K,) + x.shape), angle) for x in (back, ahead))
-            centers = place(b.centers, angle, offset)
-            e0, ev, en = (np.broadcast_to(x, (K,) + x.shape) for x in _edges(a.vertices, a.following))
-            ec, er = np.broadcast_to(a.centers, (K,) + a.centers.shape), a.radii
+            mover, movers, arcs = b, placed, b.arcs
+            back, ahead = (_turned(np.broadcast_to(x, (K,) + x.shape), angle) for x in b.tangents())
+            centers = place(b.centers[arcs], angle, offset)
+            ends = np.stack([placed[:, arcs], placed[:, b.following[arcs]]], axis=2)
+            e0, ev, en = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in _edges(a.vertices, a.following))
+            ec, er = np.broadcast_to(a.centers[kept], (K, len(kept), 2)), a.radii[kept]
         else:
-            mover, movers = a, np.broadcast_to(a.vertices, (K,) + a.vertices.shape)
-            back, ahead = (np.broadcast_to(x, (K,) + x.shape) for x in (back, ahead))
-            centers = np.broadcast_to(a.centers, (K,) + a.centers.shape)
+            mover, arcs = a, kept[a.radii[kept] != 0]
+            movers = np.broadcast_to(a.vertices[kept], (K, len(kept), 2))
+            back, ahead = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in a.tangents())
+            centers = np.broadcast_to(a.centers[arcs], (K, len(arcs), 2))
+            ends = np.broadcast_to(np.stack([a.vertices[arcs], a.vertices[a.following[arcs]]], axis=1),
+                                   (K, len(arcs), 2, 2))
             e0, ev, en = _edges(placed, b.following)
             ec = place(b.centers, angle, offset)
             er = b.radii
-        arcs = mover.arcs
-        ends = np.stack([movers[:, arcs], movers[:, mover.following[arcs]]], axis=2)
-        return cls(kind, len(a.vertices), len(b.vertices), movers, back, ahead, arcs, centers[:, arcs],
-                   mover.radii[arcs], ends, e0, ev, en, ec, er)
+        return cls(kind, len(a.vertices), len(b.vertices), movers, back, ahead, arcs, centers,
+                   mover.radii[arcs], ends, e0, ev, en, ec, er, kept)
 
     def vertex_feature(self, e: np.ndarray, m: np.ndarray, root: int | np.ndarray) -> np.ndarray:
         """Features of mover vertex m on edge e (see :func:`translation_intervals`)."""
         if self.kind == 0:
-            return (e * self.nb + m) * 2 + root
-        return (self.na * self.nb + m * self.nb + e) * 2 + root
+            return (self.kept[e] * self.nb + m) * 2 + root
+        return (self.na * self.nb + self.kept[m] * self.nb + e) * 2 + root
 
     def tangency_feature(self, e: np.ndarray, j: np.ndarray, which: int, root: int | np.ndarray) -> np.ndarray:
-        """Features of mover arc edge j tangent to edge e, ``which`` of its two tangencies."""
-        i, jb = (e, j) if self.kind == 0 else (j, e)
+        """Features of mover arc edge j (its index in its part) tangent to edge e, ``which``
+        of its two tangencies."""
+        i, jb = (self.kept[e], j) if self.kind == 0 else (j, e)
         return (2 * self.na * self.nb + (i * self.nb + jb) * 2 + which) * 2 + root
 
 

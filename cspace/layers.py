@@ -331,12 +331,11 @@ def shifted_pair_space(mechanism: Mechanism, a: Part, b: Part, coordinates: tupl
         first += count
     regions = []
     for k, band in enumerate(made):
-        below = made[k - 1] if k else None
-        above = made[k + 1] if k + 1 < len(made) else None
+        ends = _ends(band, made[k - 1] if k else None, made[k + 1] if k + 1 < len(made) else None, a, b)
         planar_regions = band.space.geometry if band.space is not None else \
             ([_point_region(dims)] if band.free else [])
         for i, region in enumerate(planar_regions):
-            regions.append(_lifted(region, band, i, below, above, a, b, len(regions)))
+            regions.append(_lifted(region, band, i, ends, len(regions)))
     return ShiftedPairSpace(a.name, b.name, coordinates, matrix, tuple(regions), (), periods, tuple(made))
 
 
@@ -354,8 +353,20 @@ def _point_region(dims: int) -> Region:
     return Region("r1", np.zeros((0, dims)), np.zeros(0), np.zeros((1, dims)), (), 0, (-FAR,) * dims + (FAR,) * dims)
 
 
-def _lifted(region: Region, band: Band, index: int, below: Band | None, above: Band | None,
-            a: Part, b: Part, number: int) -> ShiftedRegion:
+def _ends(band: Band, below: Band | None, above: Band | None, a: Part, b: Part
+          ) -> list[tuple[float, float, Band | None, tuple[Contact, ...]]]:
+    """The band's finite ends, top first: the row's sign and value, the band beyond and the
+    contacts of the z faces that start to meet there."""
+    ends = []
+    for side, value, beyond in ((1.0, band.hi, above), (-1.0, band.lo, below)):
+        if math.isfinite(value):
+            entering = _z_contacts(a, b, set(beyond.slices) - set(band.slices), side) if beyond is not None else ()
+            ends.append((side, value, beyond, entering))
+    return ends
+
+
+def _lifted(region: Region, band: Band, index: int,
+            ends: list[tuple[float, float, Band | None, tuple[Contact, ...]]], number: int) -> ShiftedRegion:
     """A band's planar region times the band: its rows in the shifted space's planar axes
     (unit length again), then ``r <= hi`` and ``-r <= -lo`` where finite."""
     rows, bounds = region.rows, region.bounds
@@ -363,25 +374,19 @@ def _lifted(region: Region, band: Band, index: int, below: Band | None, above: B
         rows = rows @ band.transform
         norms = np.linalg.norm(rows, axis=1)
         rows, bounds = rows / norms[:, None], bounds / norms
-    rows = np.hstack([rows, np.zeros((len(rows), 1))])
-    extra_rows, extra_bounds, ends = [], [], []
-    for side, value, beyond in ((1.0, band.hi, above), (-1.0, band.lo, below)):
-        if math.isfinite(value):
-            row = np.zeros(rows.shape[1])
-            row[-1] = side
-            extra_rows.append(row)
-            extra_bounds.append(side * value)
-            if beyond is not None:
-                ends.append(ZEnd(len(bounds) + len(extra_bounds) - 1, beyond,
-                                 _z_contacts(a, b, set(beyond.slices) - set(band.slices), side)))
-    rows = np.vstack([rows] + extra_rows) if extra_rows else rows
-    bounds = np.concatenate([bounds, extra_bounds])
+    count, dims = rows.shape
+    lifted = np.zeros((count + len(ends), dims + 1))
+    lifted[:count, :dims] = rows
+    lifted[count + np.arange(len(ends)), dims] = [side for side, *_ in ends]
+    bounds = np.concatenate([bounds, [side * value for side, value, *_ in ends]])
+    z_ends = tuple(ZEnd(count + m, beyond, entering) for m, (_, _, beyond, entering) in enumerate(ends)
+                   if beyond is not None)
     lo = band.lo if math.isfinite(band.lo) else -FAR
     hi = band.hi if math.isfinite(band.hi) else FAR
     half = len(region.bbox) // 2
     bbox = tuple(region.bbox[:half]) + (lo,) + tuple(region.bbox[half:]) + (hi,)
-    return ShiftedRegion(f"{region.name}@z{number}", rows, bounds, region.vertices, region.edges,
-                         region.dimension + 1, bbox, band, index, tuple(ends))
+    return ShiftedRegion(f"{region.name}@z{number}", lifted, bounds, region.vertices, region.edges,
+                         region.dimension + 1, bbox, band, index, z_ends)
 
 
 def _z_contacts(a: Part, b: Part, entering: set[SlicePair], upward: float) -> tuple[Contact, ...]:

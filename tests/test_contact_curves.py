@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import shapely
+from shapely.geometry import Point
 
 from cspace import contact_curves
 from cspace.contact_curves import _candidates, _pairs, translation_intervals
@@ -59,3 +61,27 @@ def test_translation_runs_of_every_placement_at_once_are_those_followed_one_by_o
     for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
         np.testing.assert_array_equal(getattr(at_once, name), getattr(followed, name))
     assert at_once.count.sum() > 0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_turning_against_only_the_vertices_within_reach_finds_what_all_of_them_find(seed, monkeypatch):
+    """B, small, turning about centres along a short arc beside A, a disc with a ring of
+    convex teeth: the contacts sought only among A's vertices within B's reach are all of them."""
+    rng = np.random.default_rng(seed)
+    teeth = [shapely.MultiPoint(rng.uniform(-1, 1, (6, 2)) + [6 * np.cos(t), 6 * np.sin(t)]).convex_hull
+             for t in np.linspace(0, 2 * np.pi, 12, endpoint=False)]
+    a = _shape(shapely.union_all(teeth + [Point(0, 0).buffer(6.5, quad_segs=4)]))
+    b = _shape(_random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5))
+    count = 40
+    turn = rng.uniform(-0.2, 0.2, count)
+    center = np.stack([7.5 * np.cos(turn), 7.5 * np.sin(turn)], axis=1)
+    angle, offset = rng.uniform(-3, 3, count), center + rng.uniform(-0.1, 0.1, (count, 2))
+    sign = int(rng.choice([-1, 1]))
+    kept = contact_curves._within_reach(a, b, angle, offset, center)
+    assert kept is not None and len(kept) < len(a.vertices) / 2
+    some = contact_curves.rotation_intervals(a, b, angle, offset, center, sign)
+    monkeypatch.setattr(contact_curves, "_within_reach", lambda *args: None)
+    every = contact_curves.rotation_intervals(a, b, angle, offset, center, sign)
+    for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
+        np.testing.assert_array_equal(getattr(some, name), getattr(every, name))
+    assert some.count.sum() > 0
