@@ -26,7 +26,7 @@ _HOMES = {
     "describe": ("describe", "path_csv", "path_json", "region_rows", "region_table", "statistics", "summary",
                  "to_json"),
     "errors": ("CspaceError", "DxfError", "GeometryError", "LinkageError", "ModelError", "TraceError",
-               "UnsupportedPairError"),
+               "UnsupportedPairError", "WorkersError"),
     "geometry": ("Arc", "Line", "Profile"),
     "linkage": ("LinkageTable",),
     "loader": ("load", "loads"),
@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .analysis import Analysis, analyze
     from .describe import describe, path_csv, path_json, region_rows, region_table, statistics, summary, to_json
     from .errors import (CspaceError, DxfError, GeometryError, LinkageError, ModelError, TraceError,
-                         UnsupportedPairError)
+                         UnsupportedPairError, WorkersError)
     from .geometry import Arc, Line, Profile
     from .linkage import LinkageTable
     from .loader import load, loads
@@ -85,6 +85,6 @@ __all__ = [
     "Analysis", "Arc", "Contact", "Coordinate", "CspaceError", "DxfError", "Force", "GeometryError", "InputMotion",
     "Joint", "Line", "Linkage", "LinkageError", "LinkageTable", "Mechanism", "ModelError", "PairSpace",
     "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Tolerance", "Trace", "TraceError",
-    "UnsupportedPairError", "analyze", "describe", "load", "loads", "path_csv", "path_json",
+    "UnsupportedPairError", "WorkersError", "analyze", "describe", "load", "loads", "path_csv", "path_json",
     "region_rows", "region_table", "statistics", "summary", "to_json", "trace",
 ]

@@ -15,12 +15,12 @@ from functools import cached_property
 
 import numpy as np
 
-from . import cache
+from . import cache, parallel
 from .checks import check_initial_overlaps, check_profiles, overlap_depth, posed
-from .errors import ModelError, UnsupportedPairError
+from .errors import CspaceError, ModelError, UnsupportedPairError
 from .friction import faces_of, sticky_contact
 from .geometry import Arc, region_of
-from .layers import meeting, shift_of, shifted_pair_space
+from .layers import band_parts, meeting, shift_of, shifted_pair_space
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
 from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, outlines, snapped
@@ -118,6 +118,7 @@ def analyze(mechanism: Mechanism) -> Analysis:
 
     start = time.perf_counter()
     builder = _PairBuilder(mechanism)
+    builder.prefetch([(mechanism.part(a), mechanism.part(b)) for a, b in names])
     spaces = tuple(builder.build(mechanism.part(a), mechanism.part(b)) for a, b in names)
     timings["pair spaces"] = time.perf_counter() - start
 
@@ -185,13 +186,7 @@ class _PairBuilder:
         coordinates = self._coordinates(a, b)
         if any(self.mechanism.coordinate(c).along_z for c in coordinates):
             return self.shifted(a, b, coordinates)
-        rotating = any(self.mechanism.coordinate(c).is_angle for c in coordinates)
-        if rotating:
-            self._check_dimension(a, b, coordinates)
-            motion = self._motion(a, coordinates)
-        else:
-            motion = self._columns(a, coordinates)
-        digest = cache.key(a.slices, b.slices, motion, self.tolerance, self.mechanism.origin)
+        rotating, digest = self._digest(a, b, coordinates)
         space = self._spaces.get(digest)
         if space is None:
             space = cache.load(digest)
@@ -200,6 +195,55 @@ class _PairBuilder:
                 cache.store(digest, space)
             self._spaces[digest] = space
         return space.relabeled(a.name, b.name, coordinates)
+
+    def _digest(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> tuple[bool, str]:
+        """Whether a part of the pair turns, and the key of its space (see :func:`cache.key`)."""
+        rotating = any(self.mechanism.coordinate(c).is_angle for c in coordinates)
+        if rotating:
+            self._check_dimension(a, b, coordinates)
+            motion = self._motion(a, coordinates)
+        else:
+            motion = self._columns(a, coordinates)
+        return rotating, cache.key(a.slices, b.slices, motion, self.tolerance, self.mechanism.origin)
+
+    def prefetch(self, pairs: list[tuple[Part, Part]]) -> None:
+        """Compute the turning pair spaces the pairs need (a shifting pair's bands' too) and
+        no cache holds, several at once (:mod:`cspace.parallel`); :meth:`build` then finds
+        them. A space whose worker failed is left for :meth:`build`, which raises its error."""
+        parallel.workers()  # a bad setting is refused, whatever the mechanism
+        jobs: dict[str, tuple[Part, Part, tuple[str, ...]]] = {}
+        for a, b in pairs:
+            shifts = [shift_of(self.mechanism, part) for part in (a, b)]
+            if all(shifts):
+                continue  # refused by build
+            planar = [(pa, pb) for *_, met, pa, pb in band_parts(self.mechanism, a, b) if met] \
+                if any(shifts) else [(a, b)]
+            for pa, pb in planar:
+                names = self._coordinates(pa, pb)
+                try:
+                    rotating, digest = self._digest(pa, pb, names)
+                except ModelError:
+                    continue  # build raises it, in its turn
+                if rotating and digest not in self._spaces and digest not in jobs:
+                    cached = cache.load(digest)
+                    if cached is not None:
+                        self._spaces[digest] = cached
+                    else:
+                        jobs[digest] = (pa, pb, names)
+        if len(jobs) < 2:
+            return
+        tasks = [lambda job=job: self._attempt(*job) for job in jobs.values()]
+        for digest, space in zip(jobs, parallel.run(tasks)):
+            if space is not None:
+                cache.store(digest, space)
+                self._spaces[digest] = space
+
+    def _attempt(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> PairSpace | None:
+        """The turning pair's space, or None where it cannot be built (build says why)."""
+        try:
+            return self.rotating(a, b, coordinates)
+        except CspaceError:
+            return None
 
     def _coordinates(self, a: Part, b: Part) -> tuple[str, ...]:
         """The pair's coordinates, in mechanism order (a part carried into a band of a shift

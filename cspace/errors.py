@@ -56,6 +56,10 @@ class UnsupportedPairError(ModelError):
     """A pair of parts whose configuration space lies outside what cspace computes."""
 
 
+class WorkersError(CspaceError, ValueError):
+    """``CSPACE_WORKERS`` (how many processes share an analysis) is not a whole number of at least 1."""
+
+
 class TraceError(CspaceError, RuntimeError):
     """The tracer could not continue (no progress, unbounded motion, segment cap).
 

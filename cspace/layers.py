@@ -290,6 +290,21 @@ class ShiftedPairSpace(PairSpace):
                 f"regions={len(self._geometry)})")
 
 
+def band_parts(mechanism: Mechanism, a: Part, b: Part) -> list[tuple[float, float, tuple[SlicePair, ...], Part, Part]]:
+    """The bands of a pair one of whose parts shifts (see :func:`bands`), each with the two
+    parts as they meet within it (:func:`carried`): what a band's planar space is of."""
+    shift = next(c for c in (shift_of(mechanism, a), shift_of(mechanism, b)) if c is not None)
+    sign = 1.0 if shift.part == b.name else -1.0
+    low, high = sorted((sign * shift.limits[0], sign * shift.limits[1]))
+    out = []
+    for lo, hi, met in bands(a, b, low, high):
+        inside = (max(lo, low) + min(hi, high)) / 2
+        pa, pb = (carried(a, 0.0, shift), carried(b, inside, shift)) if sign > 0 else \
+            (carried(a, -inside, shift), carried(b, 0.0, shift))
+        out.append((lo, hi, met, pa, pb))
+    return out
+
+
 def shifted_pair_space(mechanism: Mechanism, a: Part, b: Part, coordinates: tuple[str, ...],
                        planar: Callable[[Part, Part], PairSpace], clear: Callable[[Part, Part], bool]
                        ) -> ShiftedPairSpace:
@@ -298,16 +313,11 @@ def shifted_pair_space(mechanism: Mechanism, a: Part, b: Part, coordinates: tupl
     one band; ``clear(a', b')`` says, for parts with no planar coordinate, whether their
     slices meeting clear each other.
     """
-    shifts = [c for c in (shift_of(mechanism, a), shift_of(mechanism, b)) if c is not None]
-    shift = shifts[0]
+    shift = next(c for c in (shift_of(mechanism, a), shift_of(mechanism, b)) if c is not None)
     sign = 1.0 if shift.part == b.name else -1.0
-    low, high = sorted((sign * shift.limits[0], sign * shift.limits[1]))
     planar_names = tuple(c for c in coordinates if c != shift.name)
     raw = []
-    for lo, hi, met in bands(a, b, low, high):
-        inside = (max(lo, low) + min(hi, high)) / 2
-        pa, pb = (carried(a, 0.0, shift), carried(b, inside, shift)) if sign > 0 else \
-            (carried(a, -inside, shift), carried(b, 0.0, shift))
+    for lo, hi, met, pa, pb in band_parts(mechanism, a, b):
         if not met:
             raw.append((lo, hi, met, None, True))
         elif planar_names:

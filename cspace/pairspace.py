@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
@@ -119,6 +119,12 @@ class PairSpace:
     regions: tuple[Region, ...]
     blocked: tuple[np.ndarray, ...]
     periods: tuple[float, ...] = ()
+
+    def __reduce__(self):
+        """Pickled as its fields, its R-tree built again (an R-tree does not pickle its
+        entries), a relabeled twin as a twin."""
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "regions"}
+        return (_restored, (type(self), values, self._geometry, self._names))
 
     def __post_init__(self) -> None:
         self._geometry = self.regions
@@ -232,6 +238,15 @@ class PairSpace:
     def __repr__(self) -> str:
         return (f"PairSpace({self.name!r}, coordinates={self.coordinates!r}, "
                 f"dimension={self.dimension}, regions={len(self._geometry)})")
+
+
+def _restored(kind: type, values: dict, geometry: tuple[Region, ...], names: dict[str, str] | None) -> PairSpace:
+    """A pickled pair space made again (see :meth:`PairSpace.__reduce__`)."""
+    space = kind(regions=geometry, **values)
+    if names is not None:
+        space._names = names
+        space.__dict__.pop("regions", None)
+    return space
 
 
 def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...],

@@ -1,0 +1,90 @@
+"""Independent pieces of work run at once in forked worker processes.
+
+The pair spaces of turning pairs are the costly part of an analysis, and independent:
+:func:`run` computes the first task here while worker processes forked from this one
+(so they hold the mechanism already, nothing is sent but an index) compute the others,
+and their results come back pickled. The answer does not depend on how many workers
+there are: every task is computed by the same code on the same input.
+
+``CSPACE_WORKERS`` sets how many processes share the work (this one included): a whole
+number of at least 1, default the processors this process may run on. Work is not
+shared where ``fork`` is not available, nor from a daemonic process (which may not have
+children).
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import pickle
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
+
+from .errors import WorkersError
+
+T = TypeVar("T")
+_TASKS: Sequence[Callable[[], object]] = ()  # what forked workers run, by index
+
+
+def workers() -> int:
+    """How many processes may share work: ``CSPACE_WORKERS``, else the usable processors.
+
+    >>> workers() >= 1
+    True
+    """
+    setting = os.environ.get("CSPACE_WORKERS", "").strip()
+    if not setting:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if not setting.isdigit() or int(setting) < 1:
+        raise WorkersError(f"CSPACE_WORKERS must be a whole number of at least 1, got {setting!r}")
+    return int(setting)
+
+
+def run(tasks: Sequence[Callable[[], T]]) -> list[T | None]:
+    """Each task's result: the first computed here, the others in forked workers. A task
+    that raises in a worker gives None (run it again here to have its error where it is
+    wanted). With one worker, or no ``fork``, every task is computed here, in order.
+
+    >>> run([lambda: 1, lambda: 2])
+    [1, 2]
+    """
+    global _TASKS
+    count = min(workers(), len(tasks)) - 1
+    if count < 1 or "fork" not in multiprocessing.get_all_start_methods() or \
+            multiprocessing.current_process().daemon:
+        return [task() for task in tasks]
+    _TASKS = tasks
+    gc.freeze()  # the workers' collector leaves the objects they share with this process be
+    try:
+        with ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_run, index) for index in range(1, len(tasks))]
+            first = tasks[0]()
+            return [first] + [_loaded(future.result()) for future in futures]
+    finally:
+        _TASKS = ()
+        gc.unfreeze()
+
+
+def _run(index: int) -> bytes | None:
+    """Task ``index`` in a worker, pickled; None if it raised."""
+    try:
+        return pickle.dumps(_TASKS[index](), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # the caller runs it again itself and gets the error there
+        return None
+
+
+def _loaded(data: bytes | None) -> object:
+    """A worker's result, unpickled with the collector paused: a pair space is many small
+    objects, and collecting as they come (several times over) would take longer than
+    making them."""
+    if data is None:
+        return None
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return pickle.loads(data)
+    finally:
+        if enabled:
+            gc.enable()

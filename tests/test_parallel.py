@@ -1,0 +1,94 @@
+"""Pair spaces built in forked workers (cspace.parallel) are the ones built here."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from cspace import analyze, load, parallel
+from cspace.analysis import _PairBuilder
+from cspace.cli import main
+from cspace import WorkersError
+
+from .common import fixture_path
+
+
+def _spaces(name: str, workers: str, monkeypatch) -> list:
+    monkeypatch.setenv("CSPACE_WORKERS", workers)
+    monkeypatch.setenv("CSPACE_CACHE", "off")
+    analysis = analyze(load(fixture_path(name)))
+    return [(pair.name, region.name, region.rows.tobytes(), region.bounds.tobytes(), region.vertices.tobytes(),
+             tuple(str(c) for edge in region.edges for c in edge.contacts))
+            for pair in analysis.pairs for region in pair.regions]
+
+
+@pytest.mark.parametrize("name", ["rim-lock", "transmission", "shoe-brake"])
+def test_spaces_built_by_two_workers_are_those_built_by_one(name, monkeypatch):
+    calls = []
+    run = parallel.run
+    monkeypatch.setattr(parallel, "run", lambda tasks: calls.append(len(tasks)) or run(tasks))
+    alone = _spaces(name, "1", monkeypatch)
+    shared = _spaces(name, "2", monkeypatch)
+    assert shared == alone
+    assert calls and all(count >= 2 for count in calls)  # the work was shared
+
+
+def test_a_pickled_pair_space_finds_the_regions_the_original_finds():
+    """Its R-tree is built again: an rtree index pickles without its entries, and a space
+    that lost them would find no region anywhere."""
+    analysis = analyze(load(fixture_path("lever")))
+    for pair in analysis.pairs:
+        copy = pickle.loads(pickle.dumps(pair))
+        assert type(copy) is type(pair) and copy.name == pair.name
+        points = [region.vertices.mean(axis=0) for region in pair.regions if len(region.vertices)]
+        found = [pair.regions_at(p, 1e-9) for p in points]
+        assert all(found)
+        assert [copy.regions_at(p, 1e-9) for p in points] == found
+
+
+def test_a_relabeled_space_pickles_as_its_pair():
+    pairs = {p.name: p for p in analyze(load(fixture_path("feeder"))).pairs}
+    twin = pairs["block1/block2"].relabeled("block2", "block3", ("xb2", "yb2", "xb3", "yb3"))
+    copy = pickle.loads(pickle.dumps(twin))
+    assert copy.name == "block2/block3"
+    assert [str(c) for r in copy.regions for e in r.edges for c in e.contacts] == \
+        [str(c) for r in twin.regions for e in r.edges for c in e.contacts]
+
+
+def test_a_task_that_fails_in_a_worker_gives_none_and_the_others_their_results(monkeypatch):
+    monkeypatch.setenv("CSPACE_WORKERS", "2")
+
+    def fails() -> int:
+        raise RuntimeError("no")
+
+    assert parallel.run([lambda: 1, fails, lambda: 3]) == [1, None, 3]
+
+
+def test_a_pair_whose_worker_fails_is_built_again_here(monkeypatch):
+    """The space is then built by build, here (its error, had it one, raised here)."""
+    monkeypatch.setenv("CSPACE_WORKERS", "2")
+    monkeypatch.setenv("CSPACE_CACHE", "off")
+    attempt = _PairBuilder._attempt
+    here = []
+
+    def flaky(self, a, b, coordinates):
+        if parallel._TASKS and not here:  # in the worker (this process's first task ran first)
+            return None
+        return attempt(self, a, b, coordinates)
+
+    rotating = _PairBuilder.rotating
+    monkeypatch.setattr(_PairBuilder, "_attempt", flaky)
+    monkeypatch.setattr(_PairBuilder, "rotating", lambda self, *job: here.append(job) or rotating(self, *job))
+    analysis = analyze(load(fixture_path("rim-lock")))
+    assert len(analysis.pairs) == 3 and len(here) == 2  # one in the first task, one again in build
+
+
+@pytest.mark.parametrize("setting", ["0", "two", "-1", "1.5"])
+def test_a_bad_worker_count_is_refused(setting, monkeypatch, capsys):
+    monkeypatch.setenv("CSPACE_WORKERS", setting)
+    with pytest.raises(WorkersError, match="CSPACE_WORKERS must be a whole number of at least 1"):
+        parallel.workers()
+    assert main(["trace", str(fixture_path("lever"))]) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert error == [f"cspace: error: CSPACE_WORKERS must be a whole number of at least 1, got {setting!r}"]
