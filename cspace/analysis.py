@@ -180,6 +180,8 @@ class _PairBuilder:
         self._shapes: dict[tuple[str, int], Shape] = {}
         self._spaces: dict[str, PairSpace] = {}
         self._orders: dict[tuple[str, tuple[int, ...]], int] = {}
+        self._digests: dict[tuple, tuple[Part, Part, bool, str]] = {}
+        self._bands: dict[tuple[str, str], list] = {}
 
     def build(self, a: Part, b: Part) -> PairSpace:
         """The pair space of ``a`` and ``b``: shared with same-shaped pairs, from the disk cache when there."""
@@ -197,14 +199,25 @@ class _PairBuilder:
         return space.relabeled(a.name, b.name, coordinates)
 
     def _digest(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> tuple[bool, str]:
-        """Whether a part of the pair turns, and the key of its space (see :func:`cache.key`)."""
-        rotating = any(self.mechanism.coordinate(c).is_angle for c in coordinates)
-        if rotating:
-            self._check_dimension(a, b, coordinates)
-            motion = self._motion(a, coordinates)
-        else:
-            motion = self._columns(a, coordinates)
-        return rotating, cache.key(a.slices, b.slices, motion, self.tolerance, self.mechanism.origin)
+        """Whether a part of the pair turns, and the key of its space (see :func:`cache.key`),
+        found once per pair of parts (a gear's slices take a while to hash)."""
+        memo = (id(a), id(b), coordinates)
+        if memo not in self._digests:
+            rotating = any(self.mechanism.coordinate(c).is_angle for c in coordinates)
+            if rotating:
+                self._check_dimension(a, b, coordinates)
+                motion = self._motion(a, coordinates)
+            else:
+                motion = self._columns(a, coordinates)
+            digest = cache.key(a.slices, b.slices, motion, self.tolerance, self.mechanism.origin)
+            self._digests[memo] = (a, b, rotating, digest)  # the parts kept, so their ids stay theirs
+        return self._digests[memo][2:]
+
+    def _band_parts(self, a: Part, b: Part) -> list[tuple[float, float, tuple, Part, Part]]:
+        """A shifting pair's bands and the parts as they meet in each (:func:`band_parts`), made once."""
+        if (a.name, b.name) not in self._bands:
+            self._bands[(a.name, b.name)] = band_parts(self.mechanism, a, b)
+        return self._bands[(a.name, b.name)]
 
     def prefetch(self, pairs: list[tuple[Part, Part]]) -> None:
         """Compute the turning pair spaces the pairs need (a shifting pair's bands' too) and
@@ -216,7 +229,7 @@ class _PairBuilder:
             shifts = [shift_of(self.mechanism, part) for part in (a, b)]
             if all(shifts):
                 continue  # refused by build
-            planar = [(pa, pb) for *_, met, pa, pb in band_parts(self.mechanism, a, b) if met] \
+            planar = [(pa, pb) for *_, met, pa, pb in self._band_parts(a, b) if met] \
                 if any(shifts) else [(a, b)]
             for pa, pb in planar:
                 names = self._coordinates(pa, pb)
@@ -257,7 +270,7 @@ class _PairBuilder:
             raise UnsupportedPairError("both parts shift along z; at most one part of a pair may shift",
                                        file=self.mechanism.source, where=f"parts {a.name!r} and {b.name!r}",
                                        field="coordinates")
-        return shifted_pair_space(self.mechanism, a, b, coordinates, self.build, self._clear)
+        return shifted_pair_space(self.mechanism, a, b, coordinates, self.build, self._clear, self._band_parts(a, b))
 
     def _clear(self, a: Part, b: Part) -> bool:
         """Do the slices of two parts with no planar coordinate that meet in z clear each other?"""

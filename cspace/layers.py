@@ -306,18 +306,19 @@ def band_parts(mechanism: Mechanism, a: Part, b: Part) -> list[tuple[float, floa
 
 
 def shifted_pair_space(mechanism: Mechanism, a: Part, b: Part, coordinates: tuple[str, ...],
-                       planar: Callable[[Part, Part], PairSpace], clear: Callable[[Part, Part], bool]
+                       planar: Callable[[Part, Part], PairSpace], clear: Callable[[Part, Part], bool],
+                       parts: list[tuple[float, float, tuple[SlicePair, ...], Part, Part]] | None = None
                        ) -> ShiftedPairSpace:
     """The pair space of ``a`` and ``b``, one of which shifts along z (at most one shift
     to a pair). ``planar(a', b')`` is the planar pair space of the parts as they meet in
     one band; ``clear(a', b')`` says, for parts with no planar coordinate, whether their
-    slices meeting clear each other.
+    slices meeting clear each other. ``parts`` are the pair's :func:`band_parts`, if made.
     """
     shift = next(c for c in (shift_of(mechanism, a), shift_of(mechanism, b)) if c is not None)
     sign = 1.0 if shift.part == b.name else -1.0
     planar_names = tuple(c for c in coordinates if c != shift.name)
     raw = []
-    for lo, hi, met, pa, pb in band_parts(mechanism, a, b):
+    for lo, hi, met, pa, pb in parts if parts is not None else band_parts(mechanism, a, b):
         if not met:
             raw.append((lo, hi, met, None, True))
         elif planar_names:
@@ -339,13 +340,12 @@ def shifted_pair_space(mechanism: Mechanism, a: Part, b: Part, coordinates: tupl
         count = len(space.geometry) if space is not None else int(free)
         made.append(Band(lo, hi, met, space, free, transform, first))
         first += count
-    regions = []
+    regions: list[ShiftedRegion] = []
     for k, band in enumerate(made):
         ends = _ends(band, made[k - 1] if k else None, made[k + 1] if k + 1 < len(made) else None, a, b)
         planar_regions = band.space.geometry if band.space is not None else \
             ([_point_region(dims)] if band.free else [])
-        for i, region in enumerate(planar_regions):
-            regions.append(_lifted(region, band, i, ends, len(regions)))
+        regions.extend(_lifted(planar_regions, band, ends, len(regions)))
     return ShiftedPairSpace(a.name, b.name, coordinates, matrix, tuple(regions), (), periods, tuple(made))
 
 
@@ -375,28 +375,45 @@ def _ends(band: Band, below: Band | None, above: Band | None, a: Part, b: Part
     return ends
 
 
-def _lifted(region: Region, band: Band, index: int,
-            ends: list[tuple[float, float, Band | None, tuple[Contact, ...]]], number: int) -> ShiftedRegion:
-    """A band's planar region times the band: its rows in the shifted space's planar axes
-    (unit length again), then ``r <= hi`` and ``-r <= -lo`` where finite."""
-    rows, bounds = region.rows, region.bounds
+def _lifted(planar: list[Region] | tuple[Region, ...], band: Band,
+            ends: list[tuple[float, float, Band | None, tuple[Contact, ...]]], number: int) -> list[ShiftedRegion]:
+    """A band's planar regions times the band, numbered from ``number``: each one's rows in
+    the shifted space's planar axes (unit length again), then ``r <= hi`` and ``-r <= -lo``
+    where finite. All the band's rows are made at once, each region's a view of them."""
+    if not planar:
+        return []
+    counts = np.array([len(region.bounds) for region in planar])
+    dims = planar[0].rows.shape[1]
+    rows = np.vstack([region.rows for region in planar]).reshape(-1, dims)
+    bounds = np.concatenate([region.bounds for region in planar])
     if len(bounds) and not band.identity:
         rows = rows @ band.transform
         norms = np.linalg.norm(rows, axis=1)
         rows, bounds = rows / norms[:, None], bounds / norms
-    count, dims = rows.shape
-    lifted = np.zeros((count + len(ends), dims + 1))
-    lifted[:count, :dims] = rows
-    lifted[count + np.arange(len(ends)), dims] = [side for side, *_ in ends]
-    bounds = np.concatenate([bounds, [side * value for side, value, *_ in ends]])
-    z_ends = tuple(ZEnd(count + m, beyond, entering) for m, (_, _, beyond, entering) in enumerate(ends)
-                   if beyond is not None)
+    extra = len(ends)
+    sizes = counts + extra
+    starts = np.cumsum(sizes) - sizes
+    own = np.repeat(starts, counts) + np.arange(len(bounds)) - np.repeat(np.cumsum(counts) - counts, counts)
+    lifted = np.zeros((int(sizes.sum()), dims + 1))
+    limits = np.zeros(len(lifted))
+    lifted[own, :dims], limits[own] = rows, bounds
+    for m, (side, value, *_) in enumerate(ends):
+        lifted[starts + counts + m, dims] = side
+        limits[starts + counts + m] = side * value
+    z_ends: dict[int, tuple[ZEnd, ...]] = {}
     lo = band.lo if math.isfinite(band.lo) else -FAR
     hi = band.hi if math.isfinite(band.hi) else FAR
-    half = len(region.bbox) // 2
-    bbox = tuple(region.bbox[:half]) + (lo,) + tuple(region.bbox[half:]) + (hi,)
-    return ShiftedRegion(f"{region.name}@z{number}", lifted, bounds, region.vertices, region.edges,
-                         region.dimension + 1, bbox, band, index, z_ends)
+    half = len(planar[0].bbox) // 2
+    out = []
+    for i, (region, start, count) in enumerate(zip(planar, starts.tolist(), counts.tolist())):
+        if count not in z_ends:
+            z_ends[count] = tuple(ZEnd(count + m, beyond, entering)
+                                  for m, (_, _, beyond, entering) in enumerate(ends) if beyond is not None)
+        bbox = region.bbox[:half] + (lo,) + region.bbox[half:] + (hi,)
+        stop = start + count + extra
+        out.append(ShiftedRegion(f"{region.name}@z{number + i}", lifted[start:stop], limits[start:stop],
+                                 region.vertices, region.edges, region.dimension + 1, bbox, band, i, z_ends[count]))
+    return out
 
 
 def _z_contacts(a: Part, b: Part, entering: set[SlicePair], upward: float) -> tuple[Contact, ...]:
