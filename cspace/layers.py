@@ -384,7 +384,7 @@ def _lifted(planar: list[Region] | tuple[Region, ...], band: Band,
         return []
     counts = np.array([len(region.bounds) for region in planar])
     dims = planar[0].rows.shape[1]
-    rows = np.vstack([region.rows for region in planar]).reshape(-1, dims)
+    rows = np.vstack([region.rows for region in planar]).reshape(int(counts.sum()), dims)
     bounds = np.concatenate([region.bounds for region in planar])
     if len(bounds) and not band.identity:
         rows = rows @ band.transform
