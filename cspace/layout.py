@@ -172,6 +172,16 @@ class RowTable:
         self.owner = np.repeat(np.repeat(np.arange(len(pairs)), self.regions), self.count)
         self.region = np.repeat(np.arange(len(self.count)) - np.repeat(self.base, self.regions), self.count)
         self._filled = self.count > 0
+        # Each row's entries in its pair's columns (padded with zeros on a column past the
+        # last): a few rows made dense without indexing the sparse matrix.
+        width = max((len(where) for where in columns), default=0)
+        self._entries = np.zeros((total, width))
+        self._columns = np.full((total, width), n)
+        start = 0
+        for local, where in zip(locals_, columns):
+            self._entries[start:start + len(local), :len(where)] = local
+            self._columns[start:start + len(local), :len(where)] = where
+            start += len(local)
 
     def indices(self, pairs: np.ndarray, regions: np.ndarray) -> np.ndarray:
         """Rows of region ``regions[k]`` of pair ``pairs[k]``, for every k, in order."""
@@ -191,17 +201,29 @@ class RowTable:
         """Every row's slack at ``q``: negative where it is violated."""
         return self.bound - self.A @ q
 
-    def least(self, slack: np.ndarray) -> np.ndarray:
+    def least(self, slack: np.ndarray, flat: np.ndarray | None = None) -> np.ndarray:
         """Per region (flat index ``base[p] + i``): its rows' least slack; negative outside it,
-        about zero on its boundary, inf for a region without rows."""
+        about zero on its boundary, inf for a region without rows. With ``flat``, only those
+        regions' (the others inf): a step looks at a few regions of a pair with thousands."""
         least = np.full(len(self.count), np.inf)
-        if len(slack):
-            least[self._filled] = np.minimum.reduceat(slack, self.start[self._filled])
+        if flat is None:
+            if len(slack):
+                least[self._filled] = np.minimum.reduceat(slack, self.start[self._filled])
+            return least
+        flat = flat[self._filled[flat]]
+        if len(flat):
+            counts = self.count[flat]
+            firsts = np.cumsum(counts) - counts
+            rows = np.repeat(self.start[flat] - firsts, counts) + np.arange(int(counts.sum()))
+            least[flat] = np.minimum.reduceat(slack[rows], firsts)
         return least
 
     def rows(self, which: np.ndarray, dense: bool = False) -> np.ndarray | sparse.csr_array:
         """Rows ``which`` of ``A``: dense when asked or up to ``DENSE_LIMIT`` entries, sparse beyond."""
-        G = self.A[which]
-        if sparse.issparse(G) and (dense or G.shape[0] * self.n <= DENSE_LIMIT):
-            return G.toarray()
-        return G
+        if not sparse.issparse(self.A):
+            return self.A[which]
+        if dense or len(which) * self.n <= DENSE_LIMIT:
+            out = np.zeros((len(which), self.n + 1))
+            out[np.arange(len(which))[:, None], self._columns[which]] = self._entries[which]
+            return out[:, :self.n]
+        return self.A[which]

@@ -314,9 +314,15 @@ class RegionDiagram:
             changed[:] = False
             changed[self.layout.point_owner[everything != self._last_points]] = True
         slack = table.slack(local)
-        least = table.least(slack)
-        self._look_few(np.flatnonzero(changed & (table.regions <= FEW_REGIONS)), everything, least)
-        self._look_many(np.flatnonzero(changed & (table.regions > FEW_REGIONS)), everything, least)
+        few = np.flatnonzero(changed & (table.regions <= FEW_REGIONS))
+        many = np.flatnonzero(changed & (table.regions > FEW_REGIONS))
+        alone = many[self._alone[many] >= 0]
+        counts = table.regions[few]
+        looked = np.concatenate([np.repeat(table.base[few] - np.cumsum(counts) + counts, counts)
+                                 + np.arange(int(counts.sum())), table.base[alone] + self._alone[alone]])
+        least = table.least(slack, looked)
+        self._look_few(few, everything, least)
+        self._look_many(many, everything, least)
         self._last_points = everything
         touching = np.flatnonzero(self._touch)
         numbers = np.array([i for p in touching.tolist() for i in self._found[p]], int)
