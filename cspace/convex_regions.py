@@ -91,17 +91,30 @@ def repeated(regions: list[Region], steps: tuple[int, int], counts: tuple[int, i
     cells (``steps`` grid steps each) with its contacts ``renamed(contacts, i, j)``."""
     out = list(regions)
     moves = [(i, j) for i in range(counts[0]) for j in range(counts[1]) if i or j]
+    if not moves:
+        return out
+    shifts = np.array([(i * steps[0], j * steps[1]) for i, j in moves], float) * quantum
+    names: dict[tuple[int, int, int], tuple[Contact, ...]] = {}  # by the contacts' identity: hashing them is slow
     for region in regions:
+        # every copy's numbers at once, in the order and arithmetic of one copy at a time
         starts = np.array([e.start for e in region.edges], float).reshape(-1, 2)
         ends = np.array([e.end for e in region.edges], float).reshape(-1, 2)
-        for i, j in moves:
-            shift = np.array([i * steps[0], j * steps[1]], float) * quantum
-            edges = tuple(RegionEdge(e.row, tuple(start), tuple(end), renamed(e.contacts, i, j) if e.contacts else ())
-                          for e, start, end in zip(region.edges, (starts + shift).tolist(), (ends + shift).tolist()))
-            bbox = (region.bbox[0] + shift[0], region.bbox[1] + shift[1], region.bbox[2] + shift[0],
-                    region.bbox[3] + shift[1])
-            out.append(Region(region.name, region.rows, region.bounds + region.rows @ shift, region.vertices + shift,
-                              edges, region.dimension, tuple(float(v) for v in bbox)))
+        moved_starts = (starts[None] + shifts[:, None]).tolist()
+        moved_ends = (ends[None] + shifts[:, None]).tolist()
+        vertices = region.vertices[None] + shifts[:, None]
+        boxes = (np.array(region.bbox, float)[None] + np.hstack([shifts, shifts])).tolist()
+        for m, (i, j) in enumerate(moves):
+            edges = []
+            for e, start, end in zip(region.edges, moved_starts[m], moved_ends[m]):
+                contacts = ()
+                if e.contacts:
+                    key = (id(e.contacts), i, j)
+                    if key not in names:
+                        names[key] = renamed(e.contacts, i, j)
+                    contacts = names[key]
+                edges.append(RegionEdge(e.row, tuple(start), tuple(end), contacts))
+            out.append(Region(region.name, region.rows, region.bounds + region.rows @ shifts[m], vertices[m],
+                              tuple(edges), region.dimension, tuple(boxes[m])))
     return out
 
 
