@@ -42,6 +42,7 @@ EXTERNAL = "external"
 UNFORCED_WEIGHT = 1e-3  # per unit of a coordinate's speed scale
 SPEED_LIMIT = 1e6  # speed scales: faster than this is a jam
 STUCK_MEMO = 256  # stuck-force answers kept: a resting stack meets the same tight rows step after step
+PROGRAM_MEMO = 1024  # velocity programs kept: a part turning across free strips meets the same one again
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,7 @@ class SimpleDynamics:
         self.floor = tolerance
         self.limit = SPEED_LIMIT * self.scales
         self._stuck: dict[tuple, frozenset[int]] = {}
+        self._programs: dict[tuple, Velocity | None] = {}
 
     def velocity(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
                  ignore: np.ndarray, still: set[int] = frozenset(), grips: tuple[Grip, ...] = ()) -> Velocity | None:
@@ -455,7 +457,27 @@ class SimpleDynamics:
         units of their coordinates' speed scales and rows are normalized, so the
         solver's tolerance is relative whatever the mechanism's size or units.
         ``friction`` rows are equalities ``f @ v = 0``, as a linkage's relation is.
+
+        A program is remembered by everything it is made of (the tight rows, the known
+        rates, the phase, the linkages' slopes and directions, the friction rows): the
+        pieces of a path across regions that differ only where nothing touches pose the
+        same one, and its answer is the same.
         """
+        G = region.rows(tight)
+        slopes = tuple(link.table.slope(q[link.input], direction, q[link.output])
+                       for link, direction in zip(self.linkages, directions))
+        memo = (phase, tuple(sorted(fixed.items())), directions, slopes, G.shape, G.tobytes(),
+                None if friction is None else (friction.shape, friction.tobytes()))
+        if memo not in self._programs:
+            if len(self._programs) >= PROGRAM_MEMO:
+                self._programs.clear()
+            self._programs[memo] = self._solved(G, phase, fixed, directions, slopes, friction)
+        found = self._programs[memo]
+        return None if found is None else replace(found, v=found.v.copy())
+
+    def _solved(self, G: np.ndarray, phase: str, fixed: dict[int, float], directions: tuple[int, ...],
+                slopes: tuple[float, ...], friction: np.ndarray | None) -> Velocity | None:
+        """The velocity program of :meth:`_program` over the tight rows ``G``, solved."""
         n = self.n
         relations = [] if friction is None else list(friction)
         known = np.zeros(n)
@@ -464,7 +486,6 @@ class SimpleDynamics:
         free = [j for j in range(n) if j not in fixed]
         if not free:
             # Every velocity known: still, a tight row they push into blocks the motion.
-            G = region.rows(tight)
             if np.any(G @ known > np.abs(G) @ self.eps):
                 return None
             if any(abs(f @ known) > np.abs(f) @ self.eps for f in relations):
@@ -486,7 +507,6 @@ class SimpleDynamics:
             cost[c] = -direction * self.scales[j] / speed
             cap = speed / self.scales[j] if phase == EXTERNAL else SPEED_LIMIT
             lower[c], upper[c] = (-SPEED_LIMIT, cap) if direction > 0 else (-cap, SPEED_LIMIT)
-        G = region.rows(tight)
         rows = G @ spread
         rhs = -(G @ known)
         touches = np.any(rows != 0, axis=1)
@@ -509,10 +529,10 @@ class SimpleDynamics:
             row_hi.append([value / norm])
             return True
 
-        for link, direction in zip(self.linkages, directions):
+        for link, direction, slope in zip(self.linkages, directions, slopes):
             relation = np.zeros(n)
             relation[link.output] = 1.0
-            relation[link.input] -= link.table.slope(q[link.input], direction, q[link.output])
+            relation[link.input] -= slope
             added = equality(relation)
             if added is False:
                 return None

@@ -362,9 +362,10 @@ class RegionDiagram:
         if not len(pairs):
             return
         tol = self._length_tol
-        alone = pairs[self._alone[pairs] >= 0]
-        stayed = least[self.layout.table.base[alone] + self._alone[alone]] > tol
-        for p in np.setdiff1d(pairs, alone[stayed]).tolist():
+        held = self._alone[pairs] >= 0
+        stayed = np.zeros(len(pairs), bool)
+        stayed[held] = least[self.layout.table.base[pairs[held]] + self._alone[pairs[held]]] > tol
+        for p in pairs[~stayed].tolist():
             point = everything[self.layout.slices[p]:self.layout.slices[p + 1]]
             self._update(p, tuple(self.pairs[p].regions_at(point, tol)), True, point)
 
