@@ -1,5 +1,5 @@
 """The tracer's shortcuts change nothing: with every velocity left to the linear program
-and every candidate region tried, or with the representations meant for large
+(solved afresh, none remembered) and every candidate region tried, or with the representations meant for large
 mechanisms (sparse regions, R-tree lookups), every fixture and a batch of generated
 mechanisms trace to byte-identical reports."""
 
@@ -17,8 +17,15 @@ from .common import FIXTURES, fixture_path
 
 def traced_both_ways(analysis, monkeypatch):
     fast = trace(analysis)
+    program = SimpleDynamics._program
+
+    def afresh(self, *args, **kwargs):
+        self._programs.clear()  # no program remembered: each solved again
+        return program(self, *args, **kwargs)
+
     with monkeypatch.context() as patch:
         patch.setattr(SimpleDynamics, "determined", lambda self, *args: False)
+        patch.setattr(SimpleDynamics, "_program", afresh)
         patch.setattr(tracer, "unbeatable", lambda *args: False)
         slow = trace(analysis)
     return fast, slow
