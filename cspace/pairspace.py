@@ -27,6 +27,7 @@ from .decompose import INF, Row2, decompose_line, decompose_plane
 from .minkowski import ContactLabel, SumPolygon
 
 FAR = 1e30
+SCAN_LIMIT = 1024  # a space of at most this many regions finds those at a point by scanning their boxes
 
 
 @dataclass(frozen=True, order=True)
@@ -129,14 +130,33 @@ class PairSpace:
     def __post_init__(self) -> None:
         self._geometry = self.regions
         self._names: dict[str, str] | None = None  # the computed space's part names -> this pair's
-        properties = rtree_index.Property()
-        properties.dimension = 2
+        self._boxes = np.array([r.bbox for r in self._geometry], float).reshape(-1, 2 * self.dimension)
+        self._tree: list[rtree_index.Index] = []  # made on first use; shared with relabeled twins
+
+    @property
+    def _index(self) -> rtree_index.Index:
+        """The regions' boxes in an R-tree, built when first needed (a space of more than
+        ``SCAN_LIMIT`` regions)."""
+        if not self._tree:
+            properties = rtree_index.Property()
+            properties.dimension = 2
+            pad = [0.0] * (2 - self.dimension)
+            boxes = [(i, tuple(list(r.bbox[:self.dimension]) + pad + list(r.bbox[self.dimension:]) + pad), None)
+                     for i, r in enumerate(self._geometry)]
+            # Bulk-loaded (sort-tile-recursive) when there are regions: one pass, not one insert each.
+            self._tree.append(rtree_index.Index(iter(boxes), properties=properties, interleaved=True) if boxes else
+                              rtree_index.Index(properties=properties, interleaved=True))
+        return self._tree[0]
+
+    def _meeting(self, lows: list[float], highs: list[float]) -> list[int]:
+        """Indices, in order, of the regions whose (closed) boxes meet the box from ``lows``
+        to ``highs``: scanned at once up to ``SCAN_LIMIT`` regions, from the R-tree beyond."""
+        if len(self._boxes) <= SCAN_LIMIT:
+            d = self.dimension
+            boxes = self._boxes
+            return np.flatnonzero(np.all(boxes[:, :d] <= highs, axis=1) & np.all(boxes[:, d:] >= lows, axis=1)).tolist()
         pad = [0.0] * (2 - self.dimension)
-        boxes = [(i, tuple(list(r.bbox[:self.dimension]) + pad + list(r.bbox[self.dimension:]) + pad), None)
-                 for i, r in enumerate(self._geometry)]
-        # Bulk-loaded (sort-tile-recursive) when there are regions: one pass, not one insert each.
-        self._index = rtree_index.Index(iter(boxes), properties=properties, interleaved=True) if boxes else \
-            rtree_index.Index(properties=properties, interleaved=True)
+        return sorted(self._index.intersection(list(lows) + pad + list(highs) + pad))
 
     @property
     def name(self) -> str:
@@ -163,15 +183,12 @@ class PairSpace:
 
     def candidates(self, box: list[float]) -> list[int]:
         """Indices of the regions whose boxes meet ``box`` (lows, then highs), in order."""
-        pad = [0.0] * (2 - self.dimension)
         half = len(box) // 2
-        return sorted(self._index.intersection(list(box[:half]) + pad + list(box[half:]) + pad))
+        return self._meeting(list(box[:half]), list(box[half:]))
 
     def regions_at(self, point: np.ndarray, tolerance: float) -> list[int]:
         """Indices of every region whose closure holds ``point`` (within ``tolerance``)."""
-        padded = list(point - tolerance) + [0.0] * (2 - self.dimension)
-        padded += list(point + tolerance) + [0.0] * (2 - self.dimension)
-        hits = sorted(self._index.intersection(padded))
+        hits = self._meeting(point - tolerance, point + tolerance)
         return [i for i in hits if self._geometry[i].contains(point, tolerance)]
 
     def relabeled(self, part_a: str, part_b: str, coordinates: tuple[str, ...]) -> PairSpace:

@@ -321,3 +321,23 @@ def test_a_block_just_inside_a_turning_bars_reach_is_paired_and_just_outside_is_
             '[[parts]]\nname = "block"\nmotion = "fixed"\n[[parts.slices]]\nz = [0, 1]\n'
             f'profiles = [{{ rect = [{corner}, {corner}, {corner + 1}, {corner + 1}] }}]\n')
     assert bool(interacting_pairs(loads(text), {})) == paired
+
+
+@pytest.mark.parametrize("name", ["rim-lock", "cam", "feeder"])
+def test_scanning_the_boxes_finds_what_the_r_tree_finds(name, monkeypatch):
+    """Regions at a point and regions meeting a box, by scanning every box (a space of up to
+    SCAN_LIMIT regions) and from the R-tree: the same, at region corners and edges (on box
+    sides) and at random."""
+    from cspace import pairspace
+    rng = np.random.default_rng(11)
+    for pair in analyze(load(fixture_path(name))).pairs:
+        d = pair.dimension
+        corners = [v for region in pair.regions for v in region.vertices[:3]]
+        points = corners + list(rng.uniform(-20, 20, (50, d)))
+        boxes = [np.concatenate([p - w, p + w]) for p in points for w in (0.0, 0.3)]
+        scanned = ([pair.regions_at(p, 1e-9) for p in points], [pair.candidates(list(b)) for b in boxes])
+        monkeypatch.setattr(pairspace, "SCAN_LIMIT", -1)
+        searched = ([pair.regions_at(p, 1e-9) for p in points], [pair.candidates(list(b)) for b in boxes])
+        monkeypatch.undo()
+        assert scanned == searched
+        assert sum(map(len, scanned[0])) >= len(corners)
