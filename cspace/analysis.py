@@ -155,6 +155,11 @@ def _check_sticky_faces_meet(analysis: Analysis) -> None:
                              where=f"part {part.name!r}", field="sticky")
 
 
+def _faces(part: Part) -> int:
+    """How many lines and arcs a part is drawn with: what its pair spaces' cost grows with."""
+    return sum(len(profile.elements) for piece in part.slices for profile in piece.profiles)
+
+
 def _coordinate_ranges(mechanism: Mechanism, tables: dict[str, LinkageTable]) -> dict[str, tuple[float, float]]:
     ranges = {c.name: c.limits for c in mechanism.coordinates if c.limits is not None}
     for table in tables.values():
@@ -245,8 +250,10 @@ class _PairBuilder:
                         jobs[digest] = (pa, pb, names)
         if len(jobs) < 2:
             return
-        tasks = [lambda job=job: self._attempt(*job) for job in jobs.values()]
-        for digest, space in zip(jobs, parallel.run(tasks)):
+        # The costliest first: it is built here, and its many regions need not be sent back.
+        order = sorted(jobs, key=lambda digest: -_faces(jobs[digest][0]) * _faces(jobs[digest][1]))
+        tasks = [lambda job=jobs[digest]: self._attempt(*job) for digest in order]
+        for digest, space in zip(order, parallel.run(tasks)):
             if space is not None:
                 cache.store(digest, space)
                 self._spaces[digest] = space

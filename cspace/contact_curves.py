@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -90,6 +91,11 @@ class Shape:
             material = _material(array, following, bends, [len(r[0]) for r in rings])
         shapely.prepare(material)
         return cls(array, following, tuple(features), tuple(faces), z, material, bends[:, :2].copy(), bends[:, 2].copy())
+
+    @cached_property
+    def extent(self) -> float:
+        """The outline's larger side (0 without vertices): the scale of its overlap tests."""
+        return float(np.ptp(self.vertices, axis=0).max()) if len(self.vertices) else 0.0
 
     @property
     def preceding(self) -> np.ndarray:
@@ -401,8 +407,8 @@ def translation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndar
     sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
     roots = _concat([_translation_roots(side, d) for side in sides] + [_translation_tangencies(side, d) for side in sides])
 
-    def overlaps(k: int, values: np.ndarray) -> np.ndarray:
-        return _overlaps(a, b, np.full(len(values), angle[k]), offset[k] + values[:, None] * d[k])
+    def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
+        return _overlaps(a, b, angle[ks], offset[ks] + values[:, None] * d[ks])
 
     return _intervals(roots, K, np.full(K, -math.inf), False, overlaps)
 
@@ -421,12 +427,12 @@ def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray
     roots = _concat([_rotation_roots(side, center, sign) for side in sides]
                     + [_rotation_tangencies(side, center, sign) for side in sides])
 
-    def overlaps(k: int, values: np.ndarray) -> np.ndarray:
+    def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
         turn = sign * values
         c, s = np.cos(turn), np.sin(turn)
-        rel = offset[k] - center[k]
-        shift = center[k] + np.stack([c * rel[0] - s * rel[1], s * rel[0] + c * rel[1]], axis=1)
-        return _overlaps(a, b, angle[k] + turn, shift)
+        rel = offset[ks] - center[ks]
+        shift = center[ks] + np.stack([c * rel[:, 0] - s * rel[:, 1], s * rel[:, 0] + c * rel[:, 1]], axis=1)
+        return _overlaps(a, b, angle[ks] + turn, shift)
 
     return _intervals(roots, K, _starts(roots, K), True, overlaps)
 
@@ -446,7 +452,7 @@ def _within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, cen
         reach = max(reach, float((np.hypot(arc[..., 0], arc[..., 1]) + np.abs(b.radii[bends])).max()))
     e0, ev, _ = _edges(a.vertices[None], a.following)
     near, _ = _distance_range(e0, ev, a.centers[None], a.radii, middle[None])
-    size = float(np.ptp(a.vertices, axis=0).max(initial=0.0)) + reach + spread
+    size = a.extent + reach + spread
     kept = np.flatnonzero(near[0] <= spread + reach + 1e-9 * size)
     return None if len(kept) == len(a.vertices) else kept
 
@@ -454,7 +460,7 @@ def _within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, cen
 def _overlaps(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray) -> np.ndarray:
     """Do the parts overlap in area, B placed at each (angle, offset)? Found directly (shapely)."""
     out = np.zeros(len(angle), bool)
-    size = float(np.ptp(a.vertices, axis=0).max() + np.ptp(b.vertices, axis=0).max())
+    size = a.extent + b.extent
     for k in range(len(angle)):
         c, s = math.cos(angle[k]), math.sin(angle[k])
         moved = shapely.affinity.affine_transform(b.material, (c, -s, s, c, offset[k][0], offset[k][1]))
@@ -940,18 +946,23 @@ def _wrap(v: np.ndarray) -> np.ndarray:
 
 
 def _starts(roots: _Roots, K: int) -> np.ndarray:
-    """Per placement, a value of ``v`` half way across the widest gap between its roots."""
+    """Per placement, a value of ``v`` half way across the widest gap between its roots
+    (the first widest, going round from the lowest root), for every placement at once."""
     order = np.lexsort((roots.v, roots.k))
-    k_all, v_all = roots.k[order], roots.v[order]
-    bounds = np.searchsorted(k_all, np.arange(K + 1))
+    k, v = roots.k[order], roots.v[order]
     start = np.zeros(K)
-    for k in range(K):
-        values = v_all[bounds[k]:bounds[k + 1]]
-        if len(values):
-            gaps = np.diff(np.append(values, values[0] + TURN))
-            g = int(np.argmax(gaps))
-            start[k] = _wrap(values[g] + gaps[g] / 2)
+    if not len(k):
+        return start
+    bounds = np.searchsorted(k, np.arange(K + 1))
+    index = np.arange(len(k))
+    first, last = bounds[:-1][k], bounds[1:][k] - 1
+    gaps = np.where(index == last, v[first] + TURN, v[np.minimum(index + 1, len(k) - 1)]) - v
+    groups = np.flatnonzero(bounds[1:] > bounds[:-1])
+    widest = np.maximum.reduceat(gaps, bounds[groups])
+    g = np.minimum.reduceat(np.where(gaps == widest[np.searchsorted(groups, k)], index, len(k)), bounds[groups])
+    start[groups] = _wrap(v[g] + gaps[g] / 2)
     return start
+
 
 def _intervals(roots: _Roots, K: int, start: np.ndarray, cyclic: bool, overlaps) -> Intervals:
     """Blocked intervals from the roots per placement: the count is followed through the
@@ -962,21 +973,20 @@ def _intervals(roots: _Roots, K: int, start: np.ndarray, cyclic: bool, overlaps)
     are settled for all placements at once (:func:`_plain_runs`)."""
     k_all, v_all, f_all, c_all, d_all = _merged(roots)
     bounds = np.searchsorted(k_all, np.arange(K + 1))
-    followed = np.ones(K, bool)
     found = [np.zeros((0, 5))]
-    if not cyclic:
+    if cyclic:
+        followed, runs = _turned_runs(k_all, v_all, f_all, c_all, d_all, bounds, start, overlaps)
+    else:
         followed, runs = _plain_runs(k_all, v_all, f_all, c_all, d_all, bounds)
-        found.append(runs)
+    found.append(runs)
     for k in np.flatnonzero(followed).tolist():
         v, f, c, odd = (x[bounds[k]:bounds[k + 1]] for x in (v_all, f_all, c_all, d_all))
         if cyclic and len(v):
             turn = int(np.searchsorted(v, start[k]))
             v = np.concatenate([v[turn:], v[:turn] + TURN])
             f, c, odd = (np.concatenate([x[turn:], x[:turn]]) for x in (f, c, odd))
-        levels = _levels(v, c, odd, float(start[k]), cyclic, lambda x, k=k: overlaps(k, x))
-        runs = _runs(v, f, levels > 0, cyclic)
-        if runs:
-            found.append(np.column_stack([np.full(len(runs), k), np.array(runs, float)]))
+        levels = _levels(v, c, odd, float(start[k]), cyclic, lambda x, k=k: overlaps(np.full(len(x), k), x))
+        found.append(_placed(k, _runs(v, f, levels > 0, cyclic)))
     runs = np.concatenate(found)
     runs = runs[np.lexsort((runs[:, 1], runs[:, 0]))]
     placement = runs[:, 0].astype(np.int64)
@@ -985,6 +995,64 @@ def _intervals(roots: _Roots, K: int, start: np.ndarray, cyclic: bool, overlaps)
     table[placement, np.arange(len(runs)) - np.searchsorted(placement, placement)] = runs[:, 1:]
     features = np.where(np.isnan(table[..., 2:]), NO_FEATURE, table[..., 2:]).astype(np.int64)
     return Intervals(table[..., 0], table[..., 1], features[..., 0], features[..., 1], counts)
+
+
+def _placed(k: int, runs: list[list]) -> np.ndarray:
+    """One placement's runs as rows (placement, lo, hi, lo feature, hi feature)."""
+    return np.column_stack([np.full(len(runs), k), np.array(runs, float).reshape(-1, 4)])
+
+
+def _turned_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd: np.ndarray, bounds: np.ndarray,
+                 start: np.ndarray, overlaps) -> tuple[np.ndarray, np.ndarray]:
+    """A turn's blocked runs at every placement without a degenerate root, as
+    :func:`_levels` and :func:`_runs` find them one at a time: the roots taken round from
+    the start value, the count followed and anchored by one direct test where it is
+    lowest (all placements' tests at once), each placement's runs then read off. Rows
+    (placement, lo, hi, lo feature, hi feature), and which placements are left to follow
+    one by one (a degenerate root, or a count whose ends disagree)."""
+    K = len(bounds) - 1
+    counts = np.diff(bounds)
+    followed = np.zeros(K, bool)
+    followed[k[odd]] = True
+    first = bounds[:-1][k]
+    below = v < start[k]
+    turn = np.bincount(k[below], minlength=K)
+    order = np.empty(len(k), int)
+    order[first + (np.arange(len(k)) - first - turn[k]) % counts[k]] = np.arange(len(k))
+    v, f, c = np.where(below, v + TURN, v)[order], f[order], c[order]
+    total = np.cumsum(c)
+    after = total - np.concatenate([[0], total])[bounds[:-1]][k]
+    # The stretch where the count is lowest (the first such): before the first root (0)
+    # unless the count dips below zero, then after the first root that takes it lowest.
+    groups = np.flatnonzero(counts > 0)
+    lowest = np.zeros(K, int)
+    lowest[groups] = np.minimum(np.minimum.reduceat(after, bounds[groups]), 0)
+    index = np.arange(len(k))
+    dips = np.full(K, len(k))
+    dips[groups] = np.minimum.reduceat(np.where(after == lowest[k], index, len(k)), bounds[groups])
+    g = np.where(lowest < 0, dips - bounds[:-1] + 1, 0)
+    # The probe inside that stretch (as _probes places it); a placement without roots, its start.
+    probe = start.copy()
+    before = (v[bounds[1:][groups] - 1] - TURN + v[bounds[:-1][groups]]) / 2
+    probe[groups] = before
+    inner = groups[(g[groups] > 0) & (g[groups] < counts[groups])]
+    at = bounds[:-1][inner] + g[inner]
+    probe[inner] = (v[at - 1] + v[at]) / 2
+    whole = groups[g[groups] == counts[groups]]
+    probe[whole] = before[np.searchsorted(groups, whole)] + TURN
+    plain = np.flatnonzero(~followed)
+    target = overlaps(plain, probe[plain]).astype(int)
+    shift = np.zeros(K, int)
+    shift[plain] = target - lowest[plain]
+    last = np.zeros(K, int)
+    last[groups] = after[bounds[1:][groups] - 1]
+    followed[plain] = (shift[plain] > 0) != (last[plain] + shift[plain] > 0)
+    rows = []
+    for p in np.flatnonzero(~followed).tolist():
+        lo, hi = bounds[p], bounds[p + 1]
+        inside = np.concatenate([[shift[p]], after[lo:hi] + shift[p]]) > 0
+        rows.append(_placed(p, _runs(v[lo:hi], f[lo:hi], inside, True)))
+    return followed, np.concatenate(rows) if rows else np.zeros((0, 5))
 
 
 def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:

@@ -85,3 +85,79 @@ def test_turning_against_only_the_vertices_within_reach_finds_what_all_of_them_f
     for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
         np.testing.assert_array_equal(getattr(some, name), getattr(every, name))
     assert some.count.sum() > 0
+
+
+def _follow_every_turn(k, v, f, c, odd, bounds, start, overlaps):
+    return np.ones(len(bounds) - 1, bool), np.zeros((0, 5))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_turning_runs_of_every_placement_at_once_are_those_followed_one_by_one(seed, monkeypatch):
+    """The all-at-once runs of a turn (one direct test per placement, all together) against
+    the count followed placement by placement: boxes on a grid turning by quarter turns
+    (roots that tie, degenerate and sit on the start) and star-shaped polygons."""
+    rng = np.random.default_rng(seed)
+    if seed % 2:
+        a, b = _rectilinear(rng, 3), _rectilinear(rng, 2)
+    else:
+        a = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
+        b = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5)
+    count = 60
+    angle = rng.integers(0, 4, count) * (np.pi / 2) if seed % 2 else rng.uniform(-3, 3, count)
+    offset = rng.integers(-3, 4, (count, 2)).astype(float) if seed % 2 else rng.uniform(-3, 3, (count, 2))
+    center = offset + (rng.integers(-1, 2, (count, 2)) if seed % 2 else rng.uniform(-1, 1, (count, 2)))
+    sign = 1 if seed % 4 < 2 else -1
+    at_once = contact_curves.rotation_intervals(_shape(a), _shape(b), angle, offset, center, sign)
+    monkeypatch.setattr(contact_curves, "_turned_runs", _follow_every_turn)
+    followed = contact_curves.rotation_intervals(_shape(a), _shape(b), angle, offset, center, sign)
+    for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
+        np.testing.assert_array_equal(getattr(at_once, name), getattr(followed, name))
+    assert at_once.count.sum() > 0
+
+
+def _starts_one_by_one(roots, K):
+    order = np.lexsort((roots.v, roots.k))
+    k_all, v_all = roots.k[order], roots.v[order]
+    bounds = np.searchsorted(k_all, np.arange(K + 1))
+    start = np.zeros(K)
+    for k in range(K):
+        values = v_all[bounds[k]:bounds[k + 1]]
+        if len(values):
+            gaps = np.diff(np.append(values, values[0] + 2 * np.pi))
+            g = int(np.argmax(gaps))
+            start[k] = contact_curves._wrap(values[g] + gaps[g] / 2)
+    return start
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_start_values_of_every_placement_at_once_are_those_of_each_alone(seed):
+    """Half way across the first widest gap: roots on a coarse grid (ties, equal gaps,
+    placements with none or one)."""
+    rng = np.random.default_rng(seed)
+    K, n = int(rng.integers(1, 12)), int(rng.integers(0, 40))
+    roots = contact_curves._Roots(rng.integers(0, K, n), rng.integers(-6, 6, n) * 0.5, np.arange(n),
+                                  np.ones(n, int), np.zeros(n, bool))
+    np.testing.assert_array_equal(contact_curves._starts(roots, K), _starts_one_by_one(roots, K))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_turning_runs_at_once_equal_followed_on_any_counts(seed, monkeypatch):
+    """Roots of any changes (so counts that dip below the start, ends that disagree), any
+    start values and a direct test that answers at random (the same for the same question):
+    each placement's runs as the count followed one by one finds them."""
+    rng = np.random.default_rng(seed)
+    K, n = int(rng.integers(1, 15)), int(rng.integers(0, 60))
+    roots = contact_curves._Roots(rng.integers(0, K, n), rng.integers(-12, 12, n) * (np.pi / 12) + 0.01,
+                                  rng.integers(0, 50, n), rng.choice([-2, -1, 1, 2], n), rng.random(n) < 0.05)
+    start = rng.uniform(-np.pi, np.pi, K)
+    answers: dict[tuple[int, float], bool] = {}
+
+    def overlaps(ks, values):
+        return np.array([answers.setdefault((int(k), float(x)), bool(rng.random() < 0.5))
+                         for k, x in zip(ks, values)], bool)
+
+    at_once = contact_curves._intervals(roots, K, start, True, overlaps)
+    monkeypatch.setattr(contact_curves, "_turned_runs", _follow_every_turn)
+    followed = contact_curves._intervals(roots, K, start, True, overlaps)
+    for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
+        np.testing.assert_array_equal(getattr(at_once, name), getattr(followed, name))
