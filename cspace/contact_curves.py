@@ -34,7 +34,6 @@ from functools import cached_property
 
 import numpy as np
 import shapely
-import shapely.affinity
 
 Label = tuple[tuple[str, ...], tuple[str, ...]]
 NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
@@ -458,14 +457,24 @@ def _within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, cen
 
 
 def _overlaps(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray) -> np.ndarray:
-    """Do the parts overlap in area, B placed at each (angle, offset)? Found directly (shapely)."""
-    out = np.zeros(len(angle), bool)
+    """Do the parts overlap in area, B placed at each (angle, offset)? Found directly
+    (shapely, every placement at once; each placed as ``shapely.affinity`` places it)."""
+    count = len(angle)
+    if not count:
+        return np.zeros(0, bool)
     size = a.extent + b.extent
-    for k in range(len(angle)):
-        c, s = math.cos(angle[k]), math.sin(angle[k])
-        moved = shapely.affinity.affine_transform(b.material, (c, -s, s, c, offset[k][0], offset[k][1]))
-        out[k] = shapely.intersection(a.material, moved).area > 1e-12 * size * size
-    return out
+    c = np.array([math.cos(x) for x in angle.tolist()])
+    s = np.array([math.sin(x) for x in angle.tolist()])
+    n = len(shapely.get_coordinates(b.material))
+
+    def placed(coords: np.ndarray) -> np.ndarray:
+        x, y = coords.T
+        cc, ss = np.repeat(c, n), np.repeat(s, n)
+        return np.stack([cc * x + (-ss) * y + np.repeat(offset[:, 0], n),
+                         ss * x + cc * y + np.repeat(offset[:, 1], n)]).T
+
+    moved = shapely.transform(np.full(count, b.material, dtype=object), placed)
+    return shapely.area(shapely.intersection(a.material, moved)) > 1e-12 * size * size
 
 
 def place(points: np.ndarray, angle: np.ndarray, offset: np.ndarray) -> np.ndarray:
