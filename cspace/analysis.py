@@ -118,8 +118,9 @@ def analyze(mechanism: Mechanism) -> Analysis:
 
     start = time.perf_counter()
     builder = _PairBuilder(mechanism)
-    builder.prefetch([(mechanism.part(a), mechanism.part(b)) for a, b in names])
-    spaces = tuple(builder.build(mechanism.part(a), mechanism.part(b)) for a, b in names)
+    with parallel.collector_paused():
+        builder.prefetch([(mechanism.part(a), mechanism.part(b)) for a, b in names])
+        spaces = tuple(builder.build(mechanism.part(a), mechanism.part(b)) for a, b in names)
     timings["pair spaces"] = time.perf_counter() - start
 
     analysis = Analysis(mechanism, tables, spaces, initial, timings)
