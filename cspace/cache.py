@@ -34,6 +34,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import stat
 import sys
@@ -49,7 +50,10 @@ from .model import Slice
 from .pairspace import Contact, PairSpace, Region, RegionEdge
 from .tolerance import Tolerance
 
-FORMAT = 4
+FORMAT = 5
+_ENVELOPE = '{{"format": {format}, "key": "{key}", "checksum": "{checksum}", "space": {space}}}'
+_ENTRY = re.compile(r'\{"format": (?P<format>[0-9]{1,9}), "key": "(?P<key>[0-9a-f]{64})", '
+                    r'"checksum": "(?P<checksum>[0-9a-f]{64})", "space": (?P<space>.*)\}', re.DOTALL)
 MAX_BYTES = 256 * 1024 * 1024  # no pair space of a valid mechanism comes near this
 NUMBERS = {int, float}  # JSON numbers (a bool is not one)
 STALE_SECONDS = 60.0  # a temporary file this old belongs to a run that was killed
@@ -123,10 +127,9 @@ def store(digest: str, space: PairSpace) -> None:
     try:
         target.mkdir(parents=True, exist_ok=True)
         _remove_stale(target)
-        content = _encode(space)
-        entry = {"format": FORMAT, "key": digest, "checksum": _checksum(content), "space": content}
+        content = json.dumps(_encode(space))
         with tempfile.NamedTemporaryFile("w", dir=target, suffix=".tmp", delete=False) as handle:
-            json.dump(entry, handle)
+            handle.write(_ENVELOPE.format(format=FORMAT, key=digest, checksum=_sha256(content), space=content))
         os.replace(handle.name, target / f"{digest}.json")
     except OSError:
         return
@@ -151,23 +154,36 @@ def _read(path: Path) -> str:
 
 
 def _unwrap(text: str, digest: str) -> dict:
-    """The pair space's content from an entry, once its format, key and checksum match."""
+    """The pair space's content from an entry, once its format, key and checksum match.
+
+    An entry is one JSON object, its fields in a fixed order; the checksum is that of the
+    content's text as it stands in the file, so it is checked before that text is parsed
+    (and without writing the content out again)."""
+    match = _ENTRY.fullmatch(text)
+    if match is None:
+        raise Damaged("not a cache entry (format, key, checksum and space, in that order)")
+    if int(match["format"]) != FORMAT:
+        raise Damaged(f"format {match['format']}, expected {FORMAT}")
+    if match["key"] != digest:
+        raise Damaged("stored under another key")
+    if match["checksum"] != _sha256(match["space"]):
+        raise Damaged("checksum does not match its content")
     try:
-        entry = json.loads(text)
+        content = json.loads(match["space"])
     except (ValueError, RecursionError):
         raise Damaged("not valid JSON") from None
-    _fields(entry, "entry", {"format": int, "key": str, "checksum": str, "space": dict})
-    if entry["format"] != FORMAT:
-        raise Damaged(f"format {entry['format']}, expected {FORMAT}")
-    if entry["key"] != digest:
-        raise Damaged("stored under another key")
-    if entry["checksum"] != _checksum(entry["space"]):
-        raise Damaged("checksum does not match its content")
-    return entry["space"]
+    if not isinstance(content, dict):
+        raise Damaged("space is not an object")
+    return content
 
 
 def _checksum(content: dict) -> str:
-    return hashlib.sha256(json.dumps(content, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    """The checksum of an entry's content, as :func:`store` writes it."""
+    return _sha256(json.dumps(content))
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _discard(path: Path, reason: str) -> None:
@@ -220,51 +236,78 @@ def _decode(data: dict) -> PairSpace:
     k = matrix.shape[0]
     if k not in (1, 2):
         raise Damaged(f"a pair space of dimension {k}")
-    blocked = tuple(_matrix(p, "blocked", 2) for p in data["blocked"])
+    if not all(isinstance(piece, list) for piece in data["blocked"]):
+        raise Damaged("blocked is not rows of 2 numbers")
+    blocked = tuple(_split(_matrix([point for piece in data["blocked"] for point in piece], "blocked", 2),
+                           np.array([len(piece) for piece in data["blocked"]], int)))
     periods = _vector(data["periods"], "periods")
     if len(periods) not in (0, k) or any(p < 0 for p in periods):
         raise Damaged(f"periods {periods!r} for a space of dimension {k}")
-    contacts: dict[tuple, Contact] = {}
-    regions = tuple(_region(r, k, parts, contacts) for r in data["regions"])
+    regions = _regions(data["regions"], k, parts)
     if not regions:
         raise Damaged("no regions")
     return PairSpace(parts[0], parts[1], tuple(data["coordinates"]), matrix, regions, blocked,
                      tuple(float(p) for p in periods))
 
 
-def _region(data, k: int, parts: tuple[str, str], contacts: dict) -> Region:
-    _fields(data, "region", {"name": str, "rows": list, "bounds": list, "vertices": list, "dimension": int,
-                             "bbox": list, "edges": list})
-    rows = _matrix(data["rows"], "rows", k)
-    bounds = _vector(data["bounds"], "bounds")
-    if len(bounds) != len(rows):
-        raise Damaged(f"region {data['name']!r} has {len(rows)} rows and {len(bounds)} bounds")
-    vertices = _matrix(data["vertices"], "vertices", k)
-    if data["dimension"] not in (0, 1, 2) or data["dimension"] > k:
-        raise Damaged(f"region {data['name']!r} of dimension {data['dimension']}")
-    bbox = _vector(data["bbox"], "bbox")
-    if len(bbox) != 2 * k:
-        raise Damaged(f"region {data['name']!r} has a box of {len(bbox)} numbers")
-    return Region(data["name"], rows, np.array(bounds, float), vertices, _edges(data["edges"], len(rows), k,
-                                                                               parts, contacts),
-                  data["dimension"], tuple(float(v) for v in bbox))
+REGION_FIELDS = {"name": str, "rows": list, "bounds": list, "vertices": list, "dimension": int, "bbox": list,
+                 "edges": list}
 
 
-def _edges(data: list, rows: int, k: int, parts: tuple[str, str], contacts: dict) -> tuple[RegionEdge, ...]:
-    """A region's edges, checked together: the numbers in bulk, each contact once per space."""
-    if not all(type(e) is list and len(e) == 4 for e in data):
+def _regions(data: list, k: int, parts: tuple[str, str]) -> tuple[Region, ...]:
+    """Every region, checked together: each one's fields and sizes, then all their numbers
+    at once (a gear pair's thousands of regions), each contact once."""
+    for region in data:
+        _fields(region, "region", REGION_FIELDS)
+    sizes = {name: np.array([len(region[name]) for region in data], int) for name in ("rows", "bounds", "vertices")}
+    for region, rows, bounds in zip(data, sizes["rows"].tolist(), sizes["bounds"].tolist()):
+        if rows != bounds:
+            raise Damaged(f"region {region['name']!r} has {rows} rows and {bounds} bounds")
+        if region["dimension"] not in (0, 1, 2) or region["dimension"] > k:
+            raise Damaged(f"region {region['name']!r} of dimension {region['dimension']}")
+        if len(region["bbox"]) != 2 * k:
+            raise Damaged(f"region {region['name']!r} has a box of {len(region['bbox'])} numbers")
+    rows = _split(_matrix([r for region in data for r in region["rows"]], "rows", k), sizes["rows"])
+    bounds = _split(np.array(_vector([b for region in data for b in region["bounds"]], "bounds"), float),
+                    sizes["bounds"])
+    vertices = _split(_matrix([v for region in data for v in region["vertices"]], "vertices", k), sizes["vertices"])
+    boxes = _vector([x for region in data for x in region["bbox"]], "bbox")
+    edges = _edges([region["edges"] for region in data], sizes["rows"], k, parts)
+    return tuple(Region(region["name"], rows[i], bounds[i], vertices[i], edges[i], region["dimension"],
+                        tuple(float(v) for v in boxes[2 * k * i:2 * k * (i + 1)]))
+                 for i, region in enumerate(data))
+
+
+def _split(values: np.ndarray, sizes: np.ndarray) -> list[np.ndarray]:
+    """``values`` cut into consecutive pieces of ``sizes`` rows."""
+    return np.split(values, np.cumsum(sizes)[:-1]) if len(sizes) else []
+
+
+def _edges(data: list[list], rows: np.ndarray, k: int, parts: tuple[str, str]) -> list[tuple[RegionEdge, ...]]:
+    """Each region's edges (``data[i]`` those of region i, which has ``rows[i]`` rows),
+    checked together: the numbers in bulk, each contact once per space."""
+    flat = [edge for edges in data for edge in edges]
+    if not all(type(e) is list and len(e) == 4 for e in flat):
         raise Damaged("an edge is not [row, start, end, contacts]")
-    if not data:
-        return ()
-    numbers, starts, ends, labels = zip(*data)
-    if not set(map(type, numbers)) <= {int} or min(numbers) < 0 or max(numbers) >= rows:
-        raise Damaged(f"an edge on a row outside a region with {rows} rows")
+    if not flat:
+        return [() for _ in data]
+    numbers, starts, ends, labels = zip(*flat)
+    owner = np.repeat(np.arange(len(data)), [len(edges) for edges in data])
+    if not set(map(type, numbers)) <= {int} or min(numbers) < 0 or \
+            any(n >= r for n, r in zip(numbers, rows[owner].tolist())):
+        raise Damaged("an edge on a row outside its region")
     starts = _matrix(list(starts), "edge start", k).tolist()
     ends = _matrix(list(ends), "edge end", k).tolist()
     if not all(type(c) is list for c in labels):
         raise Damaged("an edge of the wrong dimension")
-    return tuple(RegionEdge(row, tuple(start), tuple(end), tuple(_contact(c, parts, contacts) for c in label))
-                 for row, start, end, label in zip(numbers, starts, ends, labels))
+    contacts: dict[tuple, Contact] = {}
+    made = [RegionEdge(row, tuple(start), tuple(end), tuple(_contact(c, parts, contacts) for c in label))
+            for row, start, end, label in zip(numbers, starts, ends, labels)]
+    out, first = [], 0
+    for edges in data:
+        out.append(tuple(made[first:first + len(edges)]))
+        first += len(edges)
+    return out
 
 
 def _contact(data, parts: tuple[str, str], seen: dict) -> Contact:
