@@ -4,9 +4,11 @@ Each run is a fresh child process that loads, analyses and traces the mechanism 
 computes its statistics (what ``cspace stats`` reports as the runtime; interpreter
 start-up and imports excluded). "cold": the pair-space disk cache off, every pair
 space computed. "cached": the pair spaces read from a disk cache a first run filled
-(a temporary one, so the user's cache is untouched). Medians of ``--runs`` runs. The
-paper's figures are minutes of Lisp on a 1992 workstation; issue 14's goal is each
-under a second cold on this machine.
+(a temporary one, so the user's cache is untouched). Medians of ``--runs`` runs, the
+turning pair spaces built by as many processes as ``CSPACE_WORKERS`` allows (by default
+the processors; ``CSPACE_WORKERS=1`` times one process alone). The paper's figures
+are minutes of Lisp on a 1992 workstation; issue 14's goal is each under a second cold
+on this machine.
 
     python tools/bench_table2.py [--runs 5] [FILE ...]
 """
@@ -21,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from cspace import parallel
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_MINUTES = {"feeder": 10, "transmission": 0.3, "rim-lock": 2, "shoe-brake": 0.2}
@@ -50,7 +54,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     print(f"{args.runs} runs each on {platform.machine()} {platform.python_implementation()} "
-          f"{platform.python_version()}, medians")
+          f"{platform.python_version()}, medians, {parallel.workers()} worker process(es) (CSPACE_WORKERS)")
     print(f"{'mechanism':<14}{'paper':>10}{'cold s':>9}{'cached s':>10}")
     for path in args.files:
         cold = statistics.median(run_once(path, "off") for _ in range(args.runs))
