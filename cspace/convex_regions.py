@@ -94,7 +94,6 @@ def repeated(regions: list[Region], steps: tuple[int, int], counts: tuple[int, i
     if not moves:
         return out
     shifts = np.array([(i * steps[0], j * steps[1]) for i, j in moves], float) * quantum
-    names: dict[tuple[int, int, int], tuple[Contact, ...]] = {}  # by the contacts' identity: hashing them is slow
     for region in regions:
         # every copy's numbers at once, in the order and arithmetic of one copy at a time
         starts = np.array([e.start for e in region.edges], float).reshape(-1, 2)
@@ -106,13 +105,7 @@ def repeated(regions: list[Region], steps: tuple[int, int], counts: tuple[int, i
         for m, (i, j) in enumerate(moves):
             edges = []
             for e, start, end in zip(region.edges, moved_starts[m], moved_ends[m]):
-                contacts = ()
-                if e.contacts:
-                    key = (id(e.contacts), i, j)
-                    if key not in names:
-                        names[key] = renamed(e.contacts, i, j)
-                    contacts = names[key]
-                edges.append(RegionEdge(e.row, tuple(start), tuple(end), contacts))
+                edges.append(RegionEdge(e.row, tuple(start), tuple(end), renamed(e.contacts, i, j) if e.contacts else ()))
             out.append(Region(region.name, region.rows, region.bounds + region.rows @ shifts[m], vertices[m],
                               tuple(edges), region.dimension, tuple(boxes[m])))
     return out
@@ -121,8 +114,7 @@ def repeated(regions: list[Region], steps: tuple[int, int], counts: tuple[int, i
 def finished(regions: list[Region], box: tuple[int, int, int, int], axes: tuple, quantum: float) -> list[Region]:
     """The regions of the box with the strips past it along a translation, in order and
     named r1, r2, ..., and the copies across its seams."""
-    regions = regions + _strips(box, axes, quantum)
-    regions.sort(key=_order)
+    regions = _in_order(regions + _strips(box, axes, quantum))
     named = [_named(region, f"r{k + 1}") for k, region in enumerate(regions)]
     return named + _seam_copies(named, box, axes, quantum)
 
@@ -172,7 +164,7 @@ def interval_regions(spans: list[tuple[float, float, Label | None, Label | None]
     free = [(lo, hi, a, b) for lo, hi, a, b in free if lo < high and hi > low]
     regions = [_interval(max(lo, low), min(hi, high), a if lo > low else None, b if hi < high else None,
                          quantum, part_a, part_b) for lo, hi, a, b in free]
-    regions.sort(key=_order)
+    regions = _in_order(regions)
     named = [_named(region, f"r{k + 1}") for k, region in enumerate(regions)]
     if axis.period:
         named += [_shifted(r, (shift * axis.period,), quantum) for r in list(named)
@@ -490,10 +482,19 @@ def _shifted(region: Region, steps: tuple[int, ...], quantum: float) -> Region:
     return Region(region.name, region.rows, bounds, vertices, edges, region.dimension, bbox)
 
 
-def _order(region: Region) -> tuple:
-    half = len(region.bbox) // 2
-    return (tuple(region.bbox[:half]), tuple(region.bbox[half:]), region.dimension,
-            tuple(np.round(region.vertices.ravel(), 12).tolist()))
+def _in_order(regions: list[Region]) -> list[Region]:
+    """The regions sorted by box (lows, then highs), dimension and rounded vertices: the
+    vertices, slow to round, only among regions alike in the rest."""
+    half = len(regions[0].bbox) // 2 if regions else 0
+    regions = sorted(regions, key=lambda r: (tuple(r.bbox[:half]), tuple(r.bbox[half:]), r.dimension))
+    out, start = [], 0
+    for k in range(1, len(regions) + 1):
+        if k == len(regions) or (tuple(regions[k].bbox), regions[k].dimension) != \
+                (tuple(regions[start].bbox), regions[start].dimension):
+            out.extend(regions[start:k] if k - start == 1 else
+                       sorted(regions[start:k], key=lambda r: tuple(np.round(r.vertices.ravel(), 12).tolist())))
+            start = k
+    return out
 
 
 def _named(region: Region, name: str) -> Region:

@@ -186,7 +186,8 @@ class RotationBuilder:
         single = len(self.axes) == 1 or owner[u.name] != owner[v.name]
         self.met = repeats.get(owner[v.name]) if v.is_angle and v.period and single else None
         self.met_is_b = self.met is not None and owner[v.name] == b.name
-        self._names: dict[tuple, tuple[Contact, ...]] = {}  # contacts renamed for a cell, by (contacts, i, j)
+        self._names: dict[tuple, tuple[str, ...]] = {}  # faces turned by a number of sectors
+        self._turned_contacts: dict[tuple[int, int, int], Contact] = {}  # a cell's contact (by identity) turned (i, j)
         self.swept_is_b = self.swept is not None and owner[u.name] == b.name
         if self.met is not None:
             if self.met_is_b:
@@ -281,10 +282,8 @@ class RotationBuilder:
     def _renamed(self, contacts: tuple[Contact, ...], i: int, j: int) -> tuple[Contact, ...]:
         """Contacts of the first cell where the first axis's part has turned ``i`` sectors
         more and the second's ``j``: each face then is where the face ``i`` (``j``) sectors
-        back was."""
-        key = (contacts, i, j)
-        if key in self._names:
-            return self._names[key]
+        back was. Each part's faces are renamed once per shift (a cell's few contacts meet
+        every one of its hundreds of copies)."""
         turns = {}
         if self.swept is not None:
             turns[self.b.name if self.swept_is_b else self.a.name] = (self.swept[0], i)
@@ -292,13 +291,20 @@ class RotationBuilder:
             turns[self.b.name if self.met_is_b else self.a.name] = (self.met[0], j)
         out = []
         for c in contacts:
-            faces_a, faces_b = c.faces_a, c.faces_b
-            if c.part_a in turns and turns[c.part_a][1]:
-                faces_a = turns[c.part_a][0].rename(faces_a, -turns[c.part_a][1])
-            if c.part_b in turns and turns[c.part_b][1]:
-                faces_b = turns[c.part_b][0].rename(faces_b, -turns[c.part_b][1])
-            out.append(Contact(c.part_a, faces_a, c.part_b, faces_b))
-        self._names[key] = tuple(out)
+            key = (id(c), i, j)
+            if key not in self._turned_contacts:  # one contact object per contact and shift, shared by the copies' edges
+                self._turned_contacts[key] = Contact(c.part_a, self._turned_faces(c.faces_a, turns.get(c.part_a)), c.part_b,
+                                            self._turned_faces(c.faces_b, turns.get(c.part_b)))
+            out.append(self._turned_contacts[key])
+        return tuple(out)
+
+    def _turned_faces(self, faces: tuple[str, ...], turn: tuple[Symmetry, int] | None) -> tuple[str, ...]:
+        """Face names turned back by ``turn`` (a symmetry and a number of sectors), remembered."""
+        if turn is None or not turn[1]:
+            return faces
+        key = (faces, id(turn[0]), turn[1])
+        if key not in self._names:
+            self._names[key] = turn[0].rename(faces, -turn[1])
         return self._names[key]
 
     def _swept(self, axis: Axis) -> tuple[float, float]:
