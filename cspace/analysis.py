@@ -28,7 +28,7 @@ from .model import Mechanism, Part, Slice
 from .pairs import interacting_pairs
 from .contact_curves import Shape
 from .pairspace import PairSpace, translation_pair_space
-from .rotation import RotationBuilder
+from .rotation import Cell, RotationBuilder
 from .symmetry import Symmetry, drawn_order, order, sector, symmetry
 
 
@@ -251,18 +251,21 @@ class _PairBuilder:
                         jobs[digest] = (pa, pb, names)
         if len(jobs) < 2:
             return
-        # The costliest first: it is built here, and its many regions need not be sent back.
+        # The costliest first: it is built here. The workers send back cells, laid out here.
         order = sorted(jobs, key=lambda digest: -_faces(jobs[digest][0]) * _faces(jobs[digest][1]))
-        tasks = [lambda job=jobs[digest]: self._attempt(*job) for digest in order]
-        for digest, space in zip(order, parallel.run(tasks)):
-            if space is not None:
+        tasks = [lambda job=jobs[digest], k=k: self._attempt(*job, laid_out=k == 0) for k, digest in enumerate(order)]
+        for digest, computed in zip(order, parallel.run(tasks)):
+            if computed is not None:
+                space = computed.space() if isinstance(computed, Cell) else computed
                 cache.store(digest, space)
                 self._spaces[digest] = space
 
-    def _attempt(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> PairSpace | None:
-        """The turning pair's space, or None where it cannot be built (build says why)."""
+    def _attempt(self, a: Part, b: Part, coordinates: tuple[str, ...], laid_out: bool) -> PairSpace | Cell | None:
+        """The turning pair's space (or, unless ``laid_out``, its first cell: what a worker
+        sends back), or None where it cannot be built (build says why)."""
         try:
-            return self.rotating(a, b, coordinates)
+            builder = self._rotation(a, b, coordinates)
+            return builder.build() if laid_out else builder.computed()
         except CspaceError:
             return None
 
@@ -288,6 +291,10 @@ class _PairBuilder:
 
     def rotating(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> PairSpace:
         """The pair space of a pair in which a part turns (:mod:`cspace.rotation`)."""
+        return self._rotation(a, b, coordinates).build()
+
+    def _rotation(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> RotationBuilder:
+        """The builder of a turning pair's space: its parts' exact shapes, symmetries and reach."""
         slices = {part.name: [i for i, s in enumerate(part.slices) if _layers_meet(s, a if part is b else b)]
                   for part in (a, b)}
         shapes = {part.name: [self.shape(part, i) for i in slices[part.name]] for part in (a, b)}
@@ -297,8 +304,7 @@ class _PairBuilder:
         exact = {name: [self._exact(name, i, s) for i, s in zip(slices[name], shapes[name])] for name in shapes}
         repeats = {name: (r[0], [self._exact(name, i, s) for i, s in zip(slices[name], r[1])])
                    for name, r in repeats.items() if r is not None}
-        builder = RotationBuilder(self.mechanism, a, b, coordinates, exact[a.name], exact[b.name], reach, repeats)
-        return builder.build()
+        return RotationBuilder(self.mechanism, a, b, coordinates, exact[a.name], exact[b.name], reach, repeats)
 
     def _exact(self, name: str, index: int, shape: Shape) -> Shape:
         """A slice's shape (or sector) with its flattened arcs made arcs again, for exact contact curves."""

@@ -34,6 +34,7 @@ gears of N1 and N2 teeth decomposes one (2 pi / N1, 2 pi / N2) cell.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -162,6 +163,80 @@ def axes_of(mechanism: Mechanism, coordinates: tuple[str, ...], reach: dict[str,
     return sorted(axes, key=lambda axis: not axis.is_angle)
 
 
+@dataclass(frozen=True)
+class Renaming:
+    """How a contact found in the first cell of a repeating space is named in the copy
+    where the swept part has turned ``i`` sectors more and the met part ``j``: each of its
+    faces is where the face ``i`` (``j``) sectors back was."""
+
+    swept: tuple[str, Symmetry] | None  # the swept part's name and symmetry
+    met: tuple[str, Symmetry] | None
+
+    def renamer(self) -> Callable[[tuple[Contact, ...], int, int], tuple[Contact, ...]]:
+        """``renamed(contacts, i, j)``: each part's faces renamed once per shift, and one
+        contact object per contact (by identity: a cell's few contacts meet every one of
+        its hundreds of copies) and shift."""
+        faces: dict[tuple, tuple[str, ...]] = {}
+        made: dict[tuple[int, int, int], Contact] = {}
+
+        def turned(names: tuple[str, ...], part: str, i: int, j: int) -> tuple[str, ...]:
+            for (owner, symmetry), shift in ((self.swept or (None, None), i), (self.met or (None, None), j)):
+                if owner == part and shift:
+                    key = (names, owner, shift)
+                    if key not in faces:
+                        faces[key] = symmetry.rename(names, -shift)
+                    return faces[key]
+            return names
+
+        def renamed(contacts: tuple[Contact, ...], i: int, j: int) -> tuple[Contact, ...]:
+            out = []
+            for c in contacts:
+                key = (id(c), i, j)
+                if key not in made:
+                    made[key] = Contact(c.part_a, turned(c.faces_a, c.part_a, i, j), c.part_b,
+                                        turned(c.faces_b, c.part_b, i, j))
+                out.append(made[key])
+            return tuple(out)
+
+        return renamed
+
+
+@dataclass
+class Cell:
+    """A turning pair's space before it is laid out: the regions and the blocked convex
+    pieces (on the grid) of the first cell of its repeating pattern, with what lays them
+    out (:meth:`space`). It is the costly part, and small: what a worker process sends
+    back (:mod:`cspace.parallel`), the thousands of regions of the copies made here."""
+
+    part_a: str
+    part_b: str
+    coordinates: tuple[str, ...]
+    matrix: np.ndarray
+    axes: tuple[Axis, Axis]
+    quantum: float
+    box: tuple[int, int, int, int]
+    cell: tuple[int, int, int, int]
+    counts: tuple[int, int]
+    regions: list[Region]
+    pieces: list[np.ndarray]
+    renaming: Renaming
+
+    def space(self) -> PairSpace:
+        """The pair space: the cell repeated ``counts`` times along each axis, contacts
+        renamed, regions ordered and named, and the copies across the seams."""
+        cell, counts = self.cell, self.counts
+        steps = (cell[2] - cell[0], cell[3] - cell[1])
+        regions = repeated(self.regions, steps, counts, self.quantum, self.renaming.renamer())
+        pieces = [(piece + np.array([i * steps[0], j * steps[1]])) * self.quantum for piece in self.pieces
+                  for i in range(counts[0]) for j in range(counts[1])]
+        periods = tuple(axis.period * self.quantum for axis in self.axes)
+        return PairSpace(self.part_a, self.part_b, self.coordinates, self.matrix,
+                         tuple(finished(regions, self.box, self.axes, self.quantum)), tuple(pieces), periods)
+
+    def __repr__(self) -> str:
+        return f"Cell({self.part_a}/{self.part_b}, regions={len(self.regions)}, counts={self.counts})"
+
+
 class RotationBuilder:
     """Blocked and free space of one rotating pair from its parts' convex pieces."""
 
@@ -186,8 +261,6 @@ class RotationBuilder:
         single = len(self.axes) == 1 or owner[u.name] != owner[v.name]
         self.met = repeats.get(owner[v.name]) if v.is_angle and v.period and single else None
         self.met_is_b = self.met is not None and owner[v.name] == b.name
-        self._names: dict[tuple, tuple[str, ...]] = {}  # faces turned by a number of sectors
-        self._turned_contacts: dict[tuple[int, int, int], Contact] = {}  # a cell's contact (by identity) turned (i, j)
         self.swept_is_b = self.swept is not None and owner[u.name] == b.name
         if self.met is not None:
             if self.met_is_b:
@@ -196,19 +269,22 @@ class RotationBuilder:
                 self.shapes_a = self.met[1]
 
     def build(self) -> PairSpace:
+        computed = self.computed()
+        return computed.space() if isinstance(computed, Cell) else computed
+
+    def computed(self) -> PairSpace | Cell:
+        """The pair space of one axis; of two, its first cell (:meth:`Cell.space` lays it out)."""
         matrix = np.zeros((len(self.axes), len(self.coordinates)))
         for k, axis in enumerate(self.axes):
             matrix[k, self.coordinates.index(axis.name)] = axis.scale
-        if len(self.axes) == 1:
-            regions, blocked = self._line()
-        else:
-            regions, blocked = self._plane()
+        if len(self.axes) == 2:
+            return self._plane(matrix)
         periods = tuple(axis.period * self.quantum for axis in self.axes)
-        return PairSpace(self.a.name, self.b.name, self.coordinates, matrix, tuple(regions), tuple(blocked), periods)
+        return PairSpace(self.a.name, self.b.name, self.coordinates, matrix, tuple(self._line()), (), periods)
 
     # -- one axis: a part turning against one that does not move in the pair ---------------
 
-    def _line(self) -> tuple[list[Region], list[np.ndarray]]:
+    def _line(self) -> list[Region]:
         axis = self.axes[0]
         values = {axis.name: np.zeros(1)}
         spans: list[tuple[float, float, Label | None, Label | None]] = []
@@ -221,11 +297,11 @@ class RotationBuilder:
                     for turn in ((-1, 0, 1) if axis.period else (0,)):
                         spans.append((lo + turn * TURN, hi + turn * TURN) + labels)
         grow = self.tol.curve / axis.scale
-        return interval_regions(spans, axis, grow, self.quantum, self.a.name, self.b.name), []
+        return interval_regions(spans, axis, grow, self.quantum, self.a.name, self.b.name)
 
     # -- two axes: sweep the angle, solve the other coordinate --------------------------------
 
-    def _plane(self) -> tuple[list[Region], list[np.ndarray]]:
+    def _plane(self, matrix: np.ndarray) -> Cell:
         u, v = self.axes
         u_low, u_high = self._swept(u)
         paths, stretches = [], []
@@ -254,11 +330,12 @@ class RotationBuilder:
                            CLEAN * self.tol.length / self.quantum)
         edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
         regions = cell_regions(cell, blocked, edges, self.quantum, self.a.name, self.b.name)
-        steps = (cell[2] - cell[0], cell[3] - cell[1])
-        regions = repeated(regions, steps, counts, self.quantum, self._renamed)
-        pieces = [piece + np.array([i * steps[0], j * steps[1]]) for piece in convex_cover(cell, blocked)
-                  for i in range(counts[0]) for j in range(counts[1])]
-        return finished(regions, box, (u, v), self.quantum), [p * self.quantum for p in pieces]
+        renaming = Renaming(None if self.swept is None else (self.b.name if self.swept_is_b else self.a.name,
+                                                             self.swept[0]),
+                            None if self.met is None else (self.b.name if self.met_is_b else self.a.name,
+                                                           self.met[0]))
+        return Cell(self.a.name, self.b.name, self.coordinates, matrix, (u, v), self.quantum, box, cell, counts,
+                    regions, convex_cover(cell, blocked), renaming)
 
     def _counts(self) -> tuple[int, int]:
         """How many times the space repeats along each axis: a symmetric part's sectors."""
@@ -278,34 +355,6 @@ class RotationBuilder:
                 low.append(-math.inf)
                 high.append(math.inf)
         return low[0], low[1], high[0], high[1]
-
-    def _renamed(self, contacts: tuple[Contact, ...], i: int, j: int) -> tuple[Contact, ...]:
-        """Contacts of the first cell where the first axis's part has turned ``i`` sectors
-        more and the second's ``j``: each face then is where the face ``i`` (``j``) sectors
-        back was. Each part's faces are renamed once per shift (a cell's few contacts meet
-        every one of its hundreds of copies)."""
-        turns = {}
-        if self.swept is not None:
-            turns[self.b.name if self.swept_is_b else self.a.name] = (self.swept[0], i)
-        if self.met is not None:
-            turns[self.b.name if self.met_is_b else self.a.name] = (self.met[0], j)
-        out = []
-        for c in contacts:
-            key = (id(c), i, j)
-            if key not in self._turned_contacts:  # one contact object per contact and shift, shared by the copies' edges
-                self._turned_contacts[key] = Contact(c.part_a, self._turned_faces(c.faces_a, turns.get(c.part_a)), c.part_b,
-                                            self._turned_faces(c.faces_b, turns.get(c.part_b)))
-            out.append(self._turned_contacts[key])
-        return tuple(out)
-
-    def _turned_faces(self, faces: tuple[str, ...], turn: tuple[Symmetry, int] | None) -> tuple[str, ...]:
-        """Face names turned back by ``turn`` (a symmetry and a number of sectors), remembered."""
-        if turn is None or not turn[1]:
-            return faces
-        key = (faces, id(turn[0]), turn[1])
-        if key not in self._names:
-            self._names[key] = turn[0].rename(faces, -turn[1])
-        return self._names[key]
 
     def _swept(self, axis: Axis) -> tuple[float, float]:
         """Where the swept angle is sampled: exactly one turn (on the grid) when it wraps, one

@@ -72,14 +72,14 @@ def test_a_pair_whose_worker_fails_is_built_again_here(monkeypatch):
     attempt = _PairBuilder._attempt
     here = []
 
-    def flaky(self, a, b, coordinates):
+    def flaky(self, a, b, coordinates, laid_out):
         if parallel._TASKS and not here:  # in the worker (this process's first task ran first)
             return None
-        return attempt(self, a, b, coordinates)
+        return attempt(self, a, b, coordinates, laid_out)
 
-    rotating = _PairBuilder.rotating
+    rotation = _PairBuilder._rotation
     monkeypatch.setattr(_PairBuilder, "_attempt", flaky)
-    monkeypatch.setattr(_PairBuilder, "rotating", lambda self, *job: here.append(job) or rotating(self, *job))
+    monkeypatch.setattr(_PairBuilder, "_rotation", lambda self, *job: here.append(job) or rotation(self, *job))
     analysis = analyze(load(fixture_path("rim-lock")))
     assert len(analysis.pairs) == 3 and len(here) == 2  # one in the first task, one again in build
 
