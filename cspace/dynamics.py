@@ -243,7 +243,7 @@ class SimpleDynamics:
         (a spring pulling a part off), or in the motion found with it; then the motion
         is found again without it (friction acts between touching faces only).
         """
-        rows = np.flatnonzero(region.tight_except(q, ignore))
+        rows = region.tight_except(q, ignore).nonzero()[0]
         if still:
             fixed = {**{j: 0.0 for j in still}, **fixed}
         grips = list(grips)
@@ -280,7 +280,7 @@ class SimpleDynamics:
     def mode(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
              velocity: Velocity) -> Mode:
         """The mode of ``velocity`` inside ``region`` (which must hold the motion)."""
-        tight = np.flatnonzero(region.tight(q))
+        tight = region.tight(q).nonzero()[0]
         mode = self._mode(region, tight, q, phase, fixed, velocity.v, velocity.directions)
         mode.objective = velocity.objective
         mode.friction = velocity.friction
@@ -387,7 +387,7 @@ class SimpleDynamics:
         moved: dict[int, float] = {}
         for _ in range(2 * len(rows) + 1):
             excess = rows @ v
-            violated = np.flatnonzero(excess > np.abs(rows) @ self.eps)
+            violated = (excess > np.abs(rows) @ self.eps).nonzero()[0]
             if not len(violated):
                 objective = UNFORCED_WEIGHT * sum(abs(v[j]) / self.scales[j] for j in moved)
                 return Velocity(objective, v, tuple(directions), self.progress(v))

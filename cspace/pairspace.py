@@ -81,7 +81,7 @@ class Region:
     bbox: tuple[float, ...]
 
     def contains(self, point: np.ndarray, tolerance: float) -> bool:
-        return bool(np.all(self.rows @ point <= self.bounds + tolerance))
+        return bool((self.rows @ point <= self.bounds + tolerance).all())
 
     @cached_property
     def _contact_edges(self) -> tuple[RegionEdge, ...]:

@@ -314,8 +314,8 @@ class RegionDiagram:
             changed[:] = False
             changed[self.layout.point_owner[everything != self._last_points]] = True
         slack = table.slack(local)
-        few = np.flatnonzero(changed & (table.regions <= FEW_REGIONS))
-        many = np.flatnonzero(changed & (table.regions > FEW_REGIONS))
+        few = (changed & (table.regions <= FEW_REGIONS)).nonzero()[0]
+        many = (changed & (table.regions > FEW_REGIONS)).nonzero()[0]
         alone = many[self._alone[many] >= 0]
         counts = table.regions[few]
         looked = np.concatenate([np.repeat(table.base[few] - np.cumsum(counts) + counts, counts)
@@ -324,7 +324,7 @@ class RegionDiagram:
         self._look_few(few, everything, least)
         self._look_many(many, everything, least)
         self._last_points = everything
-        touching = np.flatnonzero(self._touch)
+        touching = self._touch.nonzero()[0]
         numbers = np.array([i for p in touching.tolist() for i in self._found[p]], int)
         pairs = np.repeat(touching, [len(self._found[p]) for p in touching.tolist()])
         rows = table.indices(pairs, numbers)
