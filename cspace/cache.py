@@ -177,11 +177,6 @@ def _unwrap(text: str, digest: str) -> dict:
     return content
 
 
-def _checksum(content: dict) -> str:
-    """The checksum of an entry's content, as :func:`store` writes it."""
-    return _sha256(json.dumps(content))
-
-
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -197,7 +197,7 @@ def _resign(edit):
     def attack(entry) -> None:
         edit(entry)
         document = json.loads(entry.read_text())
-        document["checksum"] = cache._checksum(document["space"])
+        document["checksum"] = cache._sha256(json.dumps(document["space"]))  # as store writes it
         entry.write_text(json.dumps(document))
     return attack
 

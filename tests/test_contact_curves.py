@@ -36,6 +36,25 @@ def test_candidates_of_every_placement_at_once_are_those_of_each_alone(seed):
     assert found == _one_row_at_a_time(keys, lows, highs)
 
 
+def _placed_pair(seed: int, spread: float, count: int = 60):
+    """Two shapes and ``count`` placements: odd seeds boxes on a grid at quarter turns and
+    whole offsets (roots that tie, degenerate and sit on ends), even ones star-shaped
+    polygons anywhere within ``spread``."""
+    rng = np.random.default_rng(seed)
+    if seed % 2:
+        a, b = _rectilinear(rng, 3), _rectilinear(rng, 2)
+        return (rng, _shape(a), _shape(b), rng.integers(0, 4, count) * (np.pi / 2),
+                rng.integers(-3, 4, (count, 2)).astype(float))
+    a = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
+    b = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5)
+    return rng, _shape(a), _shape(b), rng.uniform(-3, 3, count), rng.uniform(-spread, spread, (count, 2))
+
+
+def _assert_same(found, expected) -> None:
+    for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
+        np.testing.assert_array_equal(getattr(found, name), getattr(expected, name))
+
+
 def _follow_every_placement(k, v, f, c, odd, bounds):
     return np.ones(len(bounds) - 1, bool), np.zeros((0, 5))
 
@@ -45,21 +64,11 @@ def test_translation_runs_of_every_placement_at_once_are_those_followed_one_by_o
     """The all-at-once runs of a translation (no direct test needed) against the count
     followed placement by placement: boxes on a grid (roots that tie and degenerate) and
     star-shaped polygons, at many placements."""
-    rng = np.random.default_rng(seed)
-    if seed % 2:
-        a, b = _rectilinear(rng, 3), _rectilinear(rng, 2)
-    else:
-        a = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
-        b = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5)
-    count = 60
-    angle = rng.integers(0, 4, count) * (np.pi / 2) if seed % 2 else rng.uniform(-3, 3, count)
-    offset = rng.integers(-3, 4, (count, 2)).astype(float) if seed % 2 else rng.uniform(-2, 2, (count, 2))
-    d = np.tile([[1.0, 0.0], [0.0, 1.0]], (count // 2, 1))
-    at_once = translation_intervals(_shape(a), _shape(b), angle, offset, d)
+    rng, a, b, angle, offset = _placed_pair(seed, 2)
+    d = np.tile([[1.0, 0.0], [0.0, 1.0]], (len(angle) // 2, 1))
+    at_once = translation_intervals(a, b, angle, offset, d)
     monkeypatch.setattr(contact_curves, "_plain_runs", _follow_every_placement)
-    followed = translation_intervals(_shape(a), _shape(b), angle, offset, d)
-    for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
-        np.testing.assert_array_equal(getattr(at_once, name), getattr(followed, name))
+    _assert_same(at_once, translation_intervals(a, b, angle, offset, d))
     assert at_once.count.sum() > 0
 
 
@@ -81,9 +90,7 @@ def test_turning_against_only_the_vertices_within_reach_finds_what_all_of_them_f
     assert kept is not None and len(kept) < len(a.vertices) / 2
     some = contact_curves.rotation_intervals(a, b, angle, offset, center, sign)
     monkeypatch.setattr(contact_curves, "_within_reach", lambda *args: None)
-    every = contact_curves.rotation_intervals(a, b, angle, offset, center, sign)
-    for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
-        np.testing.assert_array_equal(getattr(some, name), getattr(every, name))
+    _assert_same(some, contact_curves.rotation_intervals(a, b, angle, offset, center, sign))
     assert some.count.sum() > 0
 
 
@@ -96,22 +103,12 @@ def test_turning_runs_of_every_placement_at_once_are_those_followed_one_by_one(s
     """The all-at-once runs of a turn (one direct test per placement, all together) against
     the count followed placement by placement: boxes on a grid turning by quarter turns
     (roots that tie, degenerate and sit on the start) and star-shaped polygons."""
-    rng = np.random.default_rng(seed)
-    if seed % 2:
-        a, b = _rectilinear(rng, 3), _rectilinear(rng, 2)
-    else:
-        a = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
-        b = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5)
-    count = 60
-    angle = rng.integers(0, 4, count) * (np.pi / 2) if seed % 2 else rng.uniform(-3, 3, count)
-    offset = rng.integers(-3, 4, (count, 2)).astype(float) if seed % 2 else rng.uniform(-3, 3, (count, 2))
-    center = offset + (rng.integers(-1, 2, (count, 2)) if seed % 2 else rng.uniform(-1, 1, (count, 2)))
+    rng, a, b, angle, offset = _placed_pair(seed, 3)
+    center = offset + (rng.integers(-1, 2, offset.shape) if seed % 2 else rng.uniform(-1, 1, offset.shape))
     sign = 1 if seed % 4 < 2 else -1
-    at_once = contact_curves.rotation_intervals(_shape(a), _shape(b), angle, offset, center, sign)
+    at_once = contact_curves.rotation_intervals(a, b, angle, offset, center, sign)
     monkeypatch.setattr(contact_curves, "_turned_runs", _follow_every_turn)
-    followed = contact_curves.rotation_intervals(_shape(a), _shape(b), angle, offset, center, sign)
-    for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
-        np.testing.assert_array_equal(getattr(at_once, name), getattr(followed, name))
+    _assert_same(at_once, contact_curves.rotation_intervals(a, b, angle, offset, center, sign))
     assert at_once.count.sum() > 0
 
 
@@ -158,6 +155,4 @@ def test_turning_runs_at_once_equal_followed_on_any_counts(seed, monkeypatch):
 
     at_once = contact_curves._intervals(roots, K, start, True, overlaps)
     monkeypatch.setattr(contact_curves, "_turned_runs", _follow_every_turn)
-    followed = contact_curves._intervals(roots, K, start, True, overlaps)
-    for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
-        np.testing.assert_array_equal(getattr(at_once, name), getattr(followed, name))
+    _assert_same(at_once, contact_curves._intervals(roots, K, start, True, overlaps))
