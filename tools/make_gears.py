@@ -147,7 +147,8 @@ def inside_arc(base_radius: float, t0: float, t1: float) -> Arc:
 
     The flattest involute point (at ``t1``, radius of curvature base_radius t1) gives an
     arc that is inside; more curved arcs bulge out toward the involute and leave it first
-    near one end.
+    near one end. The two ends are on every candidate arc, so only the points between
+    them decide (the ends' gaps are rounding, which differs between numpy builds).
     """
     start, end = involute(base_radius, [t0, t1])
     curve = involute(base_radius, np.linspace(t0, t1, SAMPLES))
@@ -163,7 +164,8 @@ def inside_arc(base_radius: float, t0: float, t1: float) -> Arc:
     low, high = half, base_radius * t1
     for _ in range(60):
         middle = (low + high) / 2
-        low, high = (low, middle) if gaps(middle).min() >= 0 else (middle, high)
+        inside = gaps(middle)[1:-1].min() >= 0  # the ends lie on every such arc: their gaps are rounding
+        low, high = (low, middle) if inside else (middle, high)
     return Arc(t0, t1, centre(high), float(gaps(high).max()))
 
 
