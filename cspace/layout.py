@@ -133,7 +133,8 @@ def _limits(mechanism: Mechanism) -> tuple[np.ndarray, np.ndarray, tuple[Stop, .
             rows.append(row)
             bounds.append(sign * value)
             stops.append(Stop(c.name, side, value))
-    return np.array(rows).reshape(-1, n), np.array(bounds, float), tuple(stops)
+    # (len(rows), n), not (-1, n): with no coordinates (fixed parts only) -1 cannot be inferred
+    return np.array(rows, float).reshape(len(rows), n), np.array(bounds, float), tuple(stops)
 
 
 class RowTable:
