@@ -12,7 +12,9 @@ other entity type on the layer is an error (``SPLINE x2, ELLIPSE x1``): nothing 
 layer is silently left out. Other layers are not looked at. z is ignored; an arc,
 circle or polyline drawn in a plane other than XY (an extrusion that is not +z or -z) is
 an error, one mirrored (extrusion -z) is read mirrored, as CAD programs show it. The
-drawing's origin is the origin of the part's local frame.
+drawing's origin is the origin of the part's local frame. A bulged segment whose arc's
+centre or radius lies beyond the largest number of a mechanism file (a bulge of 1e300, or
+of 1e-300: a nearly straight arc about a centre far away) is an error naming the entity.
 
 **Units.** Lengths are converted to millimetres: a mechanism with DXF parts is written
 in millimetres. The drawing's unit is its header's ``$INSUNITS`` (inches x 25.4, metres
@@ -155,7 +157,7 @@ def layer_profiles(doc: Any, layer: str, *, prefix: str = "", shown: str = "<dra
     except DxfError as error:
         raise DxfError(f"{shown}: {error.message}") from None
     entities = _entities(doc, layer, where)
-    pieces, circles = _pieces(entities, where)
+    pieces, circles = _pieces(entities, where, _Limit(scale, max_magnitude))
     count = len(pieces) + len(circles)
     if max_faces is not None and count > max_faces:
         raise DxfError(f"{where}: {count} segments; a mechanism has at most {max_faces} faces")
@@ -263,7 +265,32 @@ def _entities(doc: Any, layer: str, where: str) -> list[Any]:
     return entities
 
 
-def _pieces(entities: list[Any], where: str) -> tuple[list[_Piece], list[_Piece]]:
+@dataclass(frozen=True)
+class _Limit:
+    """How far from the origin an arc's centre and radius may reach: ``max_magnitude``
+    millimetres (none: only finite) at ``scale`` millimetres per drawing unit."""
+
+    scale: float
+    max_magnitude: float | None
+
+    def check(self, piece: _Piece, bulge: float, where: str, label: str) -> None:
+        """Refuse a bulged segment whose arc cannot be held: a bulge far from 0 and 1 in size
+        (1e300, or 1e-300) is an arc whose centre lies beyond any number a mechanism holds, or
+        beyond any float; the extent of the arc's drawn points alone would not show it."""
+        (cx, cy), radius = piece.center, piece.radius
+        reach = max(abs(cx), abs(cy), radius) * self.scale
+        segment = f"{label} segment {piece.key[1]} (bulge {bulge:g})"
+        hint = " (a bulge near 0 is a straight segment: draw it with bulge 0)" if abs(bulge) < 1 else ""
+        if not math.isfinite(reach):
+            raise DxfError(f"{where}: {segment} is an arc too large to compute (its centre or radius overflows)"
+                           + hint)
+        if self.max_magnitude is not None and reach > self.max_magnitude:
+            raise DxfError(f"{where}: {segment} is an arc of radius {radius * self.scale:.3g} mm about "
+                           f"{_fmt(piece.center)}; numbers in a mechanism are at most {self.max_magnitude:g} in size"
+                           + hint)
+
+
+def _pieces(entities: list[Any], where: str, limit: _Limit) -> tuple[list[_Piece], list[_Piece]]:
     """The lines and arcs of the entities in drawing units, and the circles apart."""
     pieces: list[_Piece] = []
     circles: list[_Piece] = []
@@ -294,18 +321,22 @@ def _pieces(entities: list[Any], where: str) -> tuple[list[_Piece], list[_Piece]
             for k in range(count):
                 a, b = vertices[k], vertices[(k + 1) % len(vertices)]
                 bulge = bulges[k] if up else -bulges[k]  # seen from -z, a counterclockwise bulge turns clockwise
-                pieces.append(_segment(a, b, bulge, (index, k)))
+                piece = _segment(a, b, bulge, (index, k))
+                if piece.center is not None:
+                    limit.check(piece, bulges[k], where, label)
+                pieces.append(piece)
     return pieces, circles
 
 
 def _segment(a: Point, b: Point, bulge: float, key: tuple[int, int]) -> _Piece:
     """A polyline segment from ``a`` to ``b``: straight, or an arc whose bulge is the tangent of a
     quarter of its sweep, positive counterclockwise. Its centre is off the chord's midpoint,
-    to the chord's left, by ``chord * (1 - bulge^2) / (4 bulge)``."""
+    to the chord's left, by ``chord * (1 - bulge^2) / (4 bulge)``, computed as
+    ``(1 / bulge - bulge) / 4`` so that a large bulge is not squared past the largest float."""
     if bulge == 0:
         return _Piece(a, b, None, True, key, True)
     dx, dy = b[0] - a[0], b[1] - a[1]
-    offset = (1 - bulge * bulge) / (4 * bulge)
+    offset = (1 / bulge - bulge) / 4
     center = ((a[0] + b[0]) / 2 - dy * offset, (a[1] + b[1]) / 2 + dx * offset)
     return _Piece(a, b, center, bulge > 0, key, True, 4 * math.atan(abs(bulge)))
 

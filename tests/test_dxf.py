@@ -419,3 +419,40 @@ def test_hostile_drawings_fail_fast():
     gap = r"a gap of 0.5 between \(30000, 0\) and \(30000.5, 0\) \(20002 loose ends in all\)"
     with pytest.raises(DxfError, match=gap):
         layer_profiles(doc, "dashes")
+
+
+# -- bulges far from 1 in size --------------------------------------------------------------------
+
+def bulged_square(tmp_path, bulge: float):
+    """A 10 mm square whose right side is bulged by ``bulge``, as the profile of a fixed part."""
+    doc, msp = drawing()
+    msp.add_lwpolyline([(0, 0, 0), (10, 0, bulge), (10, 10, 0), (0, 10, 0)], format="xyb", close=True,
+                       dxfattribs={"layer": "plate"})
+    write(doc, tmp_path, "plate.dxf")
+    mechanism = tmp_path / "m.toml"
+    mechanism.write_text(PLATE.format(profiles='{ dxf = "plate.dxf", layer = "plate" }'))
+    return mechanism
+
+
+@pytest.mark.parametrize("bulge", [1e-6, -0.01, 0.5, 1.0, -3.0, 1e3, -1e6])
+def test_a_bulge_of_any_reasonable_size_is_the_arc_ezdxf_reads(tmp_path, bulge):
+    (part,) = load(bulged_square(tmp_path, bulge)).parts
+    (arc,) = [e for e in part.slices[0].profiles[0].elements if isinstance(e, Arc)]
+    center, _, _, radius = bulge_to_arc((10, 0), (10, 10), bulge)
+    assert close(arc.center, (center.x, center.y), 1e-9 * radius) and arc.radius == pytest.approx(radius, rel=1e-12)
+
+
+@pytest.mark.parametrize("bulge", [1e300, -1e300, 1e200, 1e10, 1e-300, 1e-320])
+def test_a_bulge_whose_arc_no_mechanism_holds_is_one_line_naming_the_entity(tmp_path, bulge, capsys):
+    """A bulge of 1e300 crashed in geometry.py (``NaN to integer``): squaring it overflowed and the
+    arc's centre was not a number. Its arc (or, near 0, a nearly straight one) has a centre
+    beyond any number a mechanism holds: refused, naming the drawing, the layer and the entity."""
+    from cspace.cli import main
+
+    mechanism = bulged_square(tmp_path, bulge)
+    assert main(["check", str(mechanism)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"cspace: error: {mechanism}: part 'plate': slices[0].profiles[0]: plate.dxf: layer "
+                          "'plate': LWPOLYLINE #")
+    assert " segment 1 (bulge " in err and "is an arc " in err
