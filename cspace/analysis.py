@@ -101,8 +101,7 @@ def analyze(mechanism: Mechanism) -> Analysis:
 
     initial = np.array([c.initial for c in mechanism.coordinates], float)
     for table in tables.values():
-        x = initial[mechanism.coordinate_index[table.linkage.input]]
-        initial[mechanism.coordinate_index[table.linkage.output]] = table.output(x)
+        initial[mechanism.coordinate_index[table.linkage.output]] = table.assembled
     values = {c.name: float(v) for c, v in zip(mechanism.coordinates, initial)}
     start = time.perf_counter()
     try:

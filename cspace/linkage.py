@@ -22,7 +22,8 @@ from functools import cached_property
 import numpy as np
 
 from .errors import LinkageError
-from .model import FIXED, Linkage, Mechanism
+from .geometry import Arc
+from .model import FIXED, Linkage, Mechanism, Part
 from .poses import part_transform, rigid
 from .tolerance import NOISE
 
@@ -31,6 +32,10 @@ MAX_HALVINGS = 12
 DIFFERENCE = 6e-6  # central-difference step in units of the variable: near cbrt(float epsilon), the most exact
 FORWARD = 1.5e-8  # forward-difference step: near sqrt(float epsilon)
 POSE_MEMO = 4096  # poses of a linkage's non-member parts kept, by their coordinates' values
+# Most entries a table may have, given or refined: the table and its check cost about 0.3 ms
+# an entry (a turn at 10,000 in about 3 s); a file asking for more is refused when loaded.
+MAX_TABLE = 10_000
+REFINE_MARGIN = 0.8  # a refined table aims this far under the bound, so one refinement is enough
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,9 @@ class LinkageTable:
     """A solved linkage: ``output = f(input)`` and member poses at evenly spaced inputs.
 
     ``inputs`` are increasing; for a ``periodic`` input they span [-pi, pi] and the
-    first and last entries describe the same assembly.
+    first and last entries describe the same assembly. The mechanism starts at ``assembled``,
+    the exact output at its initial input (between nodes too), so a trace starts where the
+    file puts the linkage and runs from there by the chord to the next node.
     """
 
     linkage: Linkage
@@ -47,6 +54,7 @@ class LinkageTable:
     poses: dict[str, np.ndarray]
     periodic: bool
     node_tolerance: float
+    assembled: float  # the output at the initial input, on the real linkage (its assembly): the start
     solutions: np.ndarray = field(repr=False, compare=False)  # every unknown at every node (start points)
     system: _JointSystem | None = field(default=None, repr=False, compare=False)
     _jacobians: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
@@ -234,19 +242,125 @@ class LinkageTable:
 
 
 def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
-    """Assemble ``linkage`` at the initial input and tabulate it over its input range."""
-    tol = mechanism.tolerance
+    """Assemble ``linkage`` at the initial input and tabulate it over its input range, with
+    at least ``linkage.table_size`` entries and as many more as linear interpolation needs to
+    stay within the ``curve`` tolerance of the real linkage (:func:`interpolation_error`).
+
+    The entries stay evenly spaced, so a cell is found by one division and the tracer reads
+    nodes in batches: a table that misses the bound is solved again with every cell cut into
+    ``k`` equal cells, ``k`` from the error's fall with the square of the step. A linkage
+    that needs more than ``MAX_TABLE`` entries (one bending sharply near a dead point) is
+    refused, naming the error reached.
+
+    >>> from cspace.loader import load
+    >>> from dataclasses import replace
+    >>> m = load("fixtures/feeder.toml")
+    >>> len(solve_linkage(m, replace(m.linkages[0], table_size=4)).inputs) > 4
+    True
+    """
     system = _JointSystem(mechanism, linkage)
+    bound = mechanism.tolerance.curve
+    reaches = _reaches(mechanism, linkage)
+    count = linkage.table_size
+    while True:
+        table = _tabulate(mechanism, linkage, system, count)
+        error = interpolation_error(table, reaches)
+        if error <= bound:
+            return table
+        if count >= MAX_TABLE:
+            raise LinkageError(f"between {count} table entries linear interpolation is still {_num(error)} "
+                               f"from the real linkage, more than the curve tolerance {_num(bound)}: the "
+                               "linkage bends too sharply (near a dead point?); keep its input's limits "
+                               "away from where the joints line up, or raise [tolerance] arc",
+                               where=system.where, field="table")
+        count = min(_refined(count, error, bound), MAX_TABLE)
+
+
+def _refined(count: int, error: float, bound: float) -> int:
+    """Entries for cells cut ``k`` times finer, enough if the error falls with the step squared
+    (linear interpolation of a smooth curve), with a margin; at least twice as fine."""
+    factor = 4 if not math.isfinite(error) else max(2, math.ceil(math.sqrt(error / (REFINE_MARGIN * bound))))
+    return (count - 1) * factor + 1
+
+
+def interpolation_error(table: LinkageTable, reaches: dict[str, float]) -> float:
+    """The largest distance linear interpolation puts a point of the output's part or of a
+    member from where the real linkage has it, at the cells' midpoints (inf where the joints
+    cannot be closed there from the interpolation).
+
+    A pose error is a length: a translation's error plus an angle's times the part's reach
+    from its pivot or frame origin (``reaches``), so it bounds how far any point of the part
+    is off. The bound it is held to is ``Tolerance.curve``, the budget of a turning pair's
+    contact curves: those are the same kind of approximation (a curve of configuration space
+    flattened into chords), measured the same way (angles scaled by reach).
+
+    Between two nodes the error of linear interpolation is (x - a)(b - x) f''/2 for some f''
+    in the cell, so it peaks at the midpoint wherever the curve is near a parabola over one
+    cell; the table is refined until that holds well (``tests/test_linkage.py`` checks the
+    accepted tables densely against the exact solution and the closed form).
+    """
+    system = table.system
+    middles = (table.inputs[:-1] + table.inputs[1:]) / 2
+    worst = 0.0
+    # Each unknown's error to a length: member x, y as they are, angles times their part's reach.
+    scale = np.array([r for m in table.linkage.members for r in (1.0, 1.0, reaches[m])] + [reaches[""]])
+    members = 3 * len(table.linkage.members)
+    for k, x in enumerate(middles):
+        jacobian = system.jacobian(table.solutions[k], float(table.inputs[k]), central=False)
+        guess = table._interpolate(table.solutions, float(x))
+        exact = system.newton(guess, float(x), jacobian)
+        if exact is None:
+            return math.inf
+        table._jacobians[k] = jacobian  # the one Newton's method from this cell uses later
+        lengths = np.abs(guess - exact) * scale
+        poses = lengths[:members].reshape(-1, 3)
+        worst = max(worst, float(np.max(np.hypot(poses[:, 0], poses[:, 1]) + poses[:, 2], initial=0.0)),
+                    float(lengths[-1]))
+    return worst
+
+
+def _reaches(mechanism: Mechanism, linkage: Linkage) -> dict[str, float]:
+    """How far each member's points (outline and joint points) reach from its frame origin,
+    and (key "") the output part's from its pivot when the output is an angle: the length an
+    error of one radian in its angle moves them at most."""
+    points: dict[str, list] = {m: [] for m in linkage.members}
+    for joint in linkage.joints:
+        for part, point in zip(joint.parts, joint.points):
+            points.setdefault(part, []).append(point)
+    output = mechanism.coordinate(linkage.output)
+    reaches = {m: _reach(mechanism.part(m), points[m], (0.0, 0.0)) for m in linkage.members}
+    reaches[""] = _reach(mechanism.part(output.part), points.get(output.part, []), output.pivot) \
+        if output.is_angle else 1.0
+    return reaches
+
+
+def _reach(part: Part, joint_points: list, about: tuple[float, float]) -> float:
+    """Farthest distance from ``about`` of a part's outline (an arc by its centre plus radius)
+    and of the given points, all in its local frame."""
+    far = [math.dist(p, about) for p in joint_points]
+    for piece in part.slices:
+        for profile in piece.profiles:
+            for element in profile.elements:
+                if isinstance(element, Arc):
+                    far.append(math.dist(element.center, about) + element.radius)
+                else:
+                    far += [math.dist(element.start, about), math.dist(element.end, about)]
+    return max(far, default=0.0)
+
+
+def _tabulate(mechanism: Mechanism, linkage: Linkage, system: _JointSystem, count: int) -> LinkageTable:
+    """The linkage solved at ``count`` evenly spaced inputs by continuation from its assembly."""
+    tol = mechanism.tolerance
     x_in = mechanism.coordinate(linkage.input)
     y_out = mechanism.coordinate(linkage.output)
     periodic = x_in.periodic
     if periodic:
-        nodes = np.linspace(-math.pi, math.pi, linkage.table_size)
+        nodes = np.linspace(-math.pi, math.pi, count)
     elif x_in.limits is None:
         raise LinkageError(f"input {x_in.name!r} needs limits (or must be a freely turning rotation) "
                            "to give the linkage a range", where=f"linkage {linkage.name!r}", field="input")
     else:
-        nodes = np.linspace(x_in.limits[0], x_in.limits[1], linkage.table_size)
+        nodes = np.linspace(x_in.limits[0], x_in.limits[1], count)
     start = system.assemble(x_in.initial, y_out.initial, tol.assembly)
     x0 = x_in.initial
     solutions = np.empty((len(nodes), system.size))
@@ -269,7 +383,8 @@ def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
         solutions[nodes == x0] = start
     poses = {m: solutions[:, 3 * i:3 * i + 3] + (*mechanism.origin, 0.0) for i, m in enumerate(linkage.members)}
     node_tolerance = tol.angle if x_in.is_angle else tol.length
-    return LinkageTable(linkage, nodes, solutions[:, -1].copy(), poses, periodic, node_tolerance, solutions, system)
+    return LinkageTable(linkage, nodes, solutions[:, -1].copy(), poses, periodic, node_tolerance, float(start[-1]),
+                        solutions, system)
 
 
 class _JointSystem:

@@ -19,6 +19,7 @@ from typing import Any
 from .checks import check_profiles
 from .errors import DxfError, ModelError
 from .geometry import Arc, Element, Line, Point, Profile
+from .linkage import MAX_TABLE
 from .model import (
     FIXED,
     FIXED_AXES,
@@ -485,8 +486,10 @@ class _Reader:
                             "needs them equal")
         table = self.number(data, "table", optional=True)
         table = 301 if table is None else table
-        if table != int(table) or table < 3:
-            raise self.fail("table", f"table is a whole number of entries >= 3, got {_num(table)}")
+        if table != int(table) or not 3 <= table <= MAX_TABLE:
+            raise self.fail("table", f"table is a whole number of entries from 3 to {MAX_TABLE} (the least "
+                            "to start from: cspace adds entries until interpolation meets the tolerance), "
+                            f"got {_num(table)}")
         return Linkage(name, ends[0].name, ends[1].name, tuple(members), joints, int(table))
 
     def joint(self, index: int, data: Any, allowed: set, parts: dict) -> Joint:

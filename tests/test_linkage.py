@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-from cspace import analyze, load
-from cspace.describe import path_rows
+import cspace.linkage
+from cspace import analyze, load, trace
+from cspace.describe import describe, path_rows
+from cspace.errors import LinkageError
+from cspace.linkage import solve_linkage
 
 from .common import fixture_path, traced
 
@@ -119,3 +125,73 @@ def test_exact_output_and_slope_match_the_closed_form(feeder_table):
         assert feeder_table.exact(cd) == pytest.approx(crank_slider(cd), abs=1e-10)
         y, dy = feeder_table.exact_with_slope(cd)
         assert y == pytest.approx(crank_slider(cd), abs=1e-10) and dy == pytest.approx(slope, abs=1e-7)
+
+
+def _feeder_with_table(tmp_path, entries) -> str:
+    """The feeder with ``table = entries`` in its linkage."""
+    text = fixture_path("feeder").read_text().replace('members = ["link"]\n', f'members = ["link"]\ntable = {entries}\n')
+    assert f"table = {entries}" in text
+    path = tmp_path / f"feeder-{entries}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("entries", [3, 4, 11])
+def test_a_coarse_table_traces_like_the_default(tmp_path, entries):
+    """A table of a few entries is refined until interpolation meets the curve tolerance: the
+    piston lies on the closed-form crank-slider at every sample (table = 4 once had it
+    stationary at 8.0664 while the crank turned, 11 was 0.18 off), starts where the file puts
+    it, and the description is the default table's."""
+    mechanism = load(_feeder_with_table(tmp_path, entries))
+    result = trace(analyze(mechanism))
+    rows = path_rows(result)
+    cd, xp = np.array([r[2] for r in rows]), np.array([r[3] for r in rows])
+    assert xp[0] == 10.0
+    assert np.max(np.abs(xp - crank_slider(cd))) <= mechanism.tolerance.curve
+    assert describe(result) == describe(traced("feeder"))
+
+
+@pytest.mark.parametrize("entries", [3, 4, 5, 11])
+def test_a_refined_table_meets_the_curve_tolerance_between_its_nodes(entries):
+    """Between nodes (16 points a cell, not only the midpoints the refinement checks) the
+    interpolated piston and both ends of the link lie within the curve tolerance of the
+    closed form: pins at the crank pin (3 cos cd, 3 sin cd) and at the piston's (xp + 1, 0)."""
+    mechanism = load(fixture_path("feeder"))
+    table = solve_linkage(mechanism, replace(mechanism.linkages[0], table_size=entries))
+    bound = mechanism.tolerance.curve
+    x = np.linspace(-math.pi, math.pi, 16 * (len(table.inputs) - 1) + 1)
+    assert np.max(np.abs([table.output(v) for v in x] - crank_slider(x))) <= bound
+    for cd in x[::7]:
+        pose = table.pose("link", cd)
+        near, far = pose[:2, :2] @ [0, 0] + pose[:2, 2], pose[:2, :2] @ [8, 0] + pose[:2, 2]
+        assert math.dist(near, (3 * math.cos(cd), 3 * math.sin(cd))) <= bound
+        assert math.dist(far, (crank_slider(cd) + 1, 0)) <= bound
+
+
+def test_a_start_between_table_nodes_is_the_files():
+    """The spring-crank's crank starts at 0.5, between nodes: its piston starts at the file's
+    9.50239573221085 (the real linkage there), not at the table's chord (9.50232)."""
+    result = traced("spring-crank")
+    assert result.segments[0].start[1] == pytest.approx(9.50239573221085, abs=1e-12)
+
+
+def test_a_table_that_cannot_meet_the_tolerance_is_refused(monkeypatch):
+    """Past the most entries a table may have, the linkage is refused with the error reached."""
+    monkeypatch.setattr(cspace.linkage, "MAX_TABLE", 40)
+    mechanism = load(fixture_path("feeder"))
+    with pytest.raises(LinkageError) as raised:
+        cspace.linkage.solve_linkage(mechanism, replace(mechanism.linkages[0], table_size=4))
+    message = str(raised.value)
+    assert "linkage 'crank-slider'" in message and "table" in message and "between 40 table entries" in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("entries", ["1e6", "1e8", "1e9", "10001"])
+def test_a_huge_table_is_refused_when_loaded(tmp_path, entries):
+    """table = 1e6 ran past a minute; 1e8 and 1e9 ended in a MemoryError traceback."""
+    path = _feeder_with_table(tmp_path, entries)
+    done = subprocess.run([sys.executable, "-m", "cspace.cli", "trace", path], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"{path}: linkage 'crank-slider': table:" in done.stderr and "from 3 to 10000" in done.stderr
