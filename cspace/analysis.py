@@ -24,7 +24,7 @@ from .layers import band_parts, meeting, shift_of, shifted_pair_space
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
 from .minkowski import ConvexPiece, SumPolygon, convex_pieces, minkowski_difference, outlines, snapped
-from .model import Mechanism, Part, Slice
+from .model import Coordinate, Mechanism, Part, Slice
 from .pairs import interacting_pairs
 from .contact_curves import Shape
 from .pairspace import PairSpace, translation_pair_space
@@ -371,14 +371,12 @@ class _PairBuilder:
         centre = np.array([pivot[0] - ox, pivot[1] - oy])
         return max(float(np.max(np.hypot(*(s.vertices - centre).T))) for s in shapes)
 
-    def _motion(self, a: Part, coordinates: tuple[str, ...]) -> list[tuple]:
-        """How each coordinate moves its part, for the cache key of a rotating pair."""
-        motion = []
-        for name in coordinates:
-            c = self.mechanism.coordinate(name)
-            owner = "a" if c.part == a.name else "b"
-            motion.append((owner, c.pivot, c.axis, c.limits if c.is_angle else None))
-        return motion
+    def _motion(self, a: Part, coordinates: tuple[str, ...]) -> list[Coordinate]:
+        """The pair's coordinates as the builder of a turning pair reads them, for its cache
+        key: every field (axis, pivot, limits, ...) but the names, which a space is relabelled
+        for (its part is "a" or "b"), and the initial value, which no builder reads."""
+        return [replace(c, name="", part="a" if c.part == a.name else "b", initial=0.0)
+                for c in map(self.mechanism.coordinate, coordinates)]
 
     def _check_dimension(self, a: Part, b: Part, coordinates: tuple[str, ...]) -> None:
         if len(coordinates) > 2:

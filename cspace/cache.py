@@ -1,69 +1,109 @@
 """A disk cache of pair spaces, keyed by content: a second run of a mechanism is instant.
 
-A pair space depends only on the two parts' shapes (slices, profiles, face names),
-how their axes move one relative to the other, the tolerances that shape the exact
-geometry, and the code that builds it. The key is a hash of all of these; "the code"
-is the source of every module of the ``cspace`` package, so any change to cspace
-misses the cache rather than read an entry an older builder wrote. Names of parts and
-coordinates are not in it: an entry is relabelled for the pair that reads it.
+A pair space depends only on what its builder reads: the two parts' shapes (slices,
+profiles, face names), how their coordinates move them one relative to the other, the
+tolerances, the point the geometry is gridded from, and the code that builds it. The
+key is a hash of all of these, taken structurally (:func:`key`): every field of every
+dataclass in them enters it (``dataclasses.fields``: each of the ``Tolerance``'s, each
+slice's, profile's and face's), so a field added later is in the key without anyone
+listing it. "The code" is the source of every module of the ``cspace`` package, so
+any change to cspace misses the cache rather than read an entry an older builder
+wrote. Names of parts and coordinates are not in it (an entry is relabelled for the
+pair that reads it), nor a coordinate's initial value (no builder reads it).
 
-The cache must never change an answer, so an entry is used only if it validates:
+The cache must never change an answer, whoever else can write its folder, so an entry
+is used only if it validates:
 
 * it is a regular file (not a FIFO, a device, a symlink or a directory) of at most
   ``MAX_BYTES``, read without following links or blocking;
+* it is signed: an HMAC-SHA256 under the cache's secret, over its format, the key it
+  was stored under and its content's text; the key must be the one asked for. The
+  secret is ``SECRET_BYTES`` random bytes in the file ``secret`` of the cache folder,
+  made by cspace (mode 0600, created complete under a temporary name and linked into
+  place, so no process ever reads half of one). A writer who cannot read the secret
+  cannot make an entry that validates: an edited entry signed again with a plain hash,
+  two entries swapped and their keys edited, and an entry signed with another secret
+  are all rejected;
 * it is JSON of the expected shape: every field present with the right type, sizes
   that agree (a region's rows, bounds and vertices over the pair's dimension, edges
-  on rows it has), finite numbers, contacts between the pair's two parts;
-* it was stored under the digest it is read for, and the SHA-256 of its content
-  matches the checksum stored with it, so no edit, truncation or swap goes unseen.
+  on rows it has), finite numbers, contacts between the pair's two parts.
 
-Anything else is discarded (deleted), recomputed and rewritten, with one line on
-standard error (``cspace: warning: discarded a damaged cache entry ...``). Entries are
-JSON, never pickle: a cache file cannot run code. They are written to a temporary
-file and renamed into place; temporary files a killed run left behind are removed
-once they are a minute old (a concurrent writer's fresh one is left alone).
+Anything else is not used, with one line on standard error (``cspace: warning:
+discarded a damaged cache entry ...``): the space is recomputed and its entry written
+over the damaged one. Entries are JSON, never pickle: a cache file cannot run code.
+
+Nothing inside the cache folder is reached through a link: the folder (which may
+itself be a link, the user's choice) is opened once, and ``pairs``, ``secret`` and the
+entries are opened relative to it without following links. A secret that is not a
+regular file of this user with mode 0600 and of ``SECRET_BYTES`` bytes, or a
+``pairs`` that is not a directory (a planted symlink), makes the cache unused for the
+run, with one line on standard error (``cspace: warning: not using the cache ...``).
+cspace deletes only files it made: its temporary files (named ``.cspace-<32 hex
+digits>.tmp``, created exclusively, written, then renamed into place) left behind by
+a killed run, once they are a minute old, and only if they are regular files of this
+user (a concurrent writer's fresh one is left alone). A damaged entry is replaced,
+never deleted.
 
 The cache lives in ``$CSPACE_CACHE``, else ``$XDG_CACHE_HOME/cspace``, else
-``~/.cache/cspace``; ``CSPACE_CACHE=off`` disables it. A cache folder that cannot be
-read or written is simply not used: it only ever saves time.
+``~/.cache/cspace``; ``CSPACE_CACHE=off`` disables it. It is one user's: another user
+running cspace on it finds a secret not theirs, and runs without a cache. A cache
+folder that cannot be read or written is simply not used, silently: it only ever
+saves time.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import hashlib
+import hmac
 import json
 import math
 import os
 import re
-import shutil
+import secrets
 import stat
 import sys
 import tempfile
 import time
-from dataclasses import astuple
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from fractions import Fraction
 from itertools import chain
 from pathlib import Path
 
 import numpy as np
 
-from .model import Slice
+from .model import Mechanism, Slice
 from .pairspace import Contact, PairSpace, Region, RegionEdge
 from .tolerance import Tolerance
 
-FORMAT = 5
-_ENVELOPE = '{{"format": {format}, "key": "{key}", "checksum": "{checksum}", "space": {space}}}'
+FORMAT = 6
+_ENVELOPE = '{{"format": {format}, "key": "{key}", "mac": "{mac}", "space": {space}}}'
 _ENTRY = re.compile(r'\{"format": (?P<format>[0-9]{1,9}), "key": "(?P<key>[0-9a-f]{64})", '
-                    r'"checksum": "(?P<checksum>[0-9a-f]{64})", "space": (?P<space>.*)\}', re.DOTALL)
+                    r'"mac": "(?P<mac>[0-9a-f]{64})", "space": (?P<space>.*)\}', re.DOTALL)
 MAX_BYTES = 256 * 1024 * 1024  # no pair space of a valid mechanism comes near this
 NUMBERS = {int, float}  # JSON numbers (a bool is not one)
 STALE_SECONDS = 60.0  # a temporary file this old belongs to a run that was killed
+SECRET = "secret"  # the file of the cache folder that holds its HMAC key
+SECRET_BYTES = 32
+PAIRS = "pairs"  # the folder of entries, in the cache folder
+TEMPORARY = re.compile(r"\.cspace-[0-9a-f]{32}\.tmp")  # the only names cspace ever deletes
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
 _PACKAGE = Path(__file__).resolve().parent
 _CODE = hashlib.sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
                                 for path in sorted(_PACKAGE.glob("*.py")))).hexdigest()
+_WARNED: set[str] = set()  # cache folders already refused, with their one warning
 
 
 class Damaged(Exception):
     """A cache entry that must not be used; the message says why."""
+
+
+class _Refused(Exception):
+    """A cache folder that must not be used (its secret or its ``pairs`` tampered with); the message says why."""
 
 
 def folder() -> Path | None:
@@ -77,97 +117,282 @@ def folder() -> Path | None:
     return Path(base) / "cspace"
 
 
-def key(slices_a: tuple[Slice, ...], slices_b: tuple[Slice, ...], columns: list, tolerance: Tolerance,
+def key(slices_a: tuple[Slice, ...], slices_b: tuple[Slice, ...], motion: list, tolerance: Tolerance,
         origin: tuple[float, float] = (0.0, 0.0)) -> str:
-    """Content hash of everything a pair space depends on: shapes, relative axes, tolerances,
-    the origin the geometry is gridded from, code.
+    """Content hash of everything a pair space's builder reads: both parts' slices, how the
+    pair's coordinates move them (``motion``: the exact relative axes of a translating pair,
+    the coordinates of a turning one with their names taken out), the whole tolerance,
+    the origin the geometry is gridded from, and the code.
 
-    Part and coordinate names are not in it (a space is relabelled for each pair);
-    face names are. Built from the exact field values (``astuple``), never from
-    display reprs, which abbreviate and round.
+    Taken structurally (:func:`_plain`): every field of every dataclass, at its exact
+    value (never a display repr, which abbreviates and rounds).
     """
-    shapes = tuple(tuple(astuple(s) for s in slices) for slices in (slices_a, slices_b))
-    text = repr((FORMAT, _CODE, shapes, [tuple(map(str, c)) for c in columns], tolerance.quantum, tolerance.arc,
-                 origin))
+    text = repr(_plain((FORMAT, _CODE, slices_a, slices_b, motion, tolerance, origin)))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cached_and_uncached(mechanisms: Sequence[Mechanism],
+                        answer: Callable[[Mechanism], str]) -> list[tuple[str, str]]:
+    """Each mechanism's ``answer`` (say, its trace's ``--json``) computed through one fresh
+    cache, in order, so each may read the spaces the ones before it stored, and then with
+    the cache off. The cache must never change an answer: the two of each pair agree. A
+    check for the tests and :mod:`cspace.fuzz` (one mechanism under random ``[tolerance]``
+    settings: an entry reused where the key left out what changed shows as a difference).
+    ``CSPACE_CACHE`` is as it was after."""
+    previous = os.environ.get("CSPACE_CACHE")
+    try:
+        with tempfile.TemporaryDirectory(prefix="cspace-cache-check-") as where:
+            os.environ["CSPACE_CACHE"] = where
+            cached = [answer(mechanism) for mechanism in mechanisms]
+        os.environ["CSPACE_CACHE"] = "off"
+        return list(zip(cached, (answer(mechanism) for mechanism in mechanisms)))
+    finally:
+        if previous is None:
+            os.environ.pop("CSPACE_CACHE", None)
+        else:
+            os.environ["CSPACE_CACHE"] = previous
+
+
+def _plain(value: object) -> object:
+    """``value`` as nested tuples of exact plain values, tagged with their types: a
+    dataclass as its class and every field (``dataclasses.fields``), sequences and sets
+    element by element. A value of any other type is refused rather than hashed by its
+    repr, which might leave something out."""
+    if type(value) in (str, int, float, bool, Fraction) or value is None:
+        return value
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__,) + tuple(map(_plain, value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__qualname__,) + tuple((f.name, _plain(getattr(value, f.name)))
+                                                   for f in dataclasses.fields(value))
+    if isinstance(value, (set, frozenset)):
+        return ("set",) + tuple(sorted((_plain(v) for v in value), key=repr))
+    if isinstance(value, np.generic):
+        return _plain(value.item())
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape, _plain(value.tolist()))
+    raise TypeError(f"cannot key a {type(value).__name__}: add it to cache._plain")
 
 
 def load(digest: str) -> PairSpace | None:
     """The cached pair space for ``digest``, if there is a valid one.
 
-    A damaged entry is deleted, with one line on standard error, and None returned so
-    the caller computes the space again and stores it.
+    A damaged entry is reported on one line of standard error and None returned, so the
+    caller computes the space again and stores it (over the damaged entry).
     """
-    where = folder()
-    if where is None:
-        return None
-    path = where / "pairs" / f"{digest}.json"
-    try:
-        text = _read(path)
-    except FileNotFoundError:
-        return None
-    except Damaged as damage:
-        _discard(path, str(damage))
-        return None
-    except OSError:
-        return None  # an unreadable folder: the cache is not used
-    try:
-        return _decode(_unwrap(text, digest))
-    except Damaged as damage:
-        _discard(path, str(damage))
-        return None
+    with _opened(create=False) as opened:
+        if opened is None:
+            return None
+        pairs, secret = opened
+        name = f"{digest}.json"
+        try:
+            return _decode(_unwrap(_read(pairs, name), digest, secret))
+        except FileNotFoundError:
+            return None
+        except Damaged as damage:
+            _discard(name, str(damage))
+            return None
+        except OSError:
+            return None  # an unreadable entry: the cache is not used
 
 
 def store(digest: str, space: PairSpace) -> None:
     """Keep a pair space for next time (atomically; silently not if the folder is unusable)."""
-    where = folder()
-    if where is None:
-        return
-    target = where / "pairs"
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        _remove_stale(target)
+    with _opened(create=True) as opened:
+        if opened is None:
+            return
+        pairs, secret = opened
+        _remove_stale(pairs)
         content = json.dumps(_encode(space))
-        with tempfile.NamedTemporaryFile("w", dir=target, suffix=".tmp", delete=False) as handle:
-            handle.write(_ENVELOPE.format(format=FORMAT, key=digest, checksum=_sha256(content), space=content))
-        os.replace(handle.name, target / f"{digest}.json")
+        text = _ENVELOPE.format(format=FORMAT, key=digest, mac=_mac(secret, digest, content), space=content)
+        try:
+            _write(pairs, f"{digest}.json", text.encode())
+        except OSError:
+            return
+
+
+@contextmanager
+def _opened(create: bool) -> Iterator[tuple[int, bytes] | None]:
+    """The cache's ``pairs`` folder (a descriptor, opened without following links) and its
+    secret; None where the cache is not used. ``create``: make the folders and the secret
+    where missing (a reader has nothing to read without them)."""
+    where = folder()
+    descriptors: list[int] = []
+    try:
+        if where is None:
+            yield None
+            return
+        try:
+            root = _root(where, create)
+            descriptors.append(root)
+            secret = _secret(root, create)
+            pairs = _pairs(root, create) if secret is not None else None
+        except _Refused as refusal:
+            _refuse(where, str(refusal))
+            yield None
+            return
+        except OSError:
+            yield None  # a folder that cannot be read or written: not used
+            return
+        if pairs is None:
+            yield None
+            return
+        descriptors.append(pairs)
+        yield pairs, secret
+    finally:
+        for descriptor in descriptors:
+            os.close(descriptor)
+
+
+def _root(where: Path, create: bool) -> int:
+    """The cache folder, opened (a link to it is followed: where the cache is, is the user's choice)."""
+    if create:
+        where.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return os.open(where, os.O_RDONLY | os.O_DIRECTORY)
+
+
+def _pairs(root: int, create: bool) -> int | None:
+    """The entries' folder, opened without following a link; None if there is none yet."""
+    try:
+        info = os.stat(PAIRS, dir_fd=root, follow_symlinks=False)
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            os.mkdir(PAIRS, 0o700, dir_fd=root)
+        except FileExistsError:
+            pass  # another process made it first
+        info = os.stat(PAIRS, dir_fd=root, follow_symlinks=False)
+    if not stat.S_ISDIR(info.st_mode):
+        raise _Refused(f"its {PAIRS!r} is {_kind(info.st_mode)}, not a folder")
+    return os.open(PAIRS, _DIRECTORY, dir_fd=root)
+
+
+def _secret(root: int, create: bool) -> bytes | None:
+    """The cache's HMAC key; made when missing if ``create``, else None. Refused (the cache
+    is not used) unless it is a regular file of this user, mode 0600, of ``SECRET_BYTES`` bytes."""
+    try:
+        descriptor = os.open(SECRET, _READ, dir_fd=root)
+    except FileNotFoundError:
+        return _new_secret(root) if create else None
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise _Refused(f"its {SECRET!r} is a symbolic link") from None
+        raise
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise _Refused(f"its {SECRET!r} is {_kind(info.st_mode)}, not a regular file")
+        if info.st_uid != os.geteuid():
+            raise _Refused(f"its {SECRET!r} belongs to user {info.st_uid}, not to this user ({os.geteuid()})")
+        if stat.S_IMODE(info.st_mode) != 0o600:
+            raise _Refused(f"its {SECRET!r} has mode {stat.S_IMODE(info.st_mode):04o}, not 0600")
+        data = os.read(descriptor, SECRET_BYTES + 1)
+    finally:
+        os.close(descriptor)
+    if len(data) != SECRET_BYTES:
+        raise _Refused(f"its {SECRET!r} holds {len(data)} bytes, not {SECRET_BYTES}")
+    return data
+
+
+def _new_secret(root: int) -> bytes:
+    """Make the cache's secret: written whole under a temporary name, then linked into place
+    (never replacing one another process made first), then read back like any other."""
+    _remove_stale(root)
+    temporary = _write_temporary(root, secrets.token_bytes(SECRET_BYTES))
+    try:
+        os.link(temporary, SECRET, src_dir_fd=root, dst_dir_fd=root, follow_symlinks=False)
+    except FileExistsError:
+        pass  # another process's secret is the cache's
+    finally:
+        os.unlink(temporary, dir_fd=root)
+    secret = _secret(root, create=False)
+    if secret is None:
+        raise FileNotFoundError(SECRET)  # removed as soon as made: not used this time
+    return secret
+
+
+def _refuse(where: Path, reason: str) -> None:
+    """Say once per folder and run why the cache is not used."""
+    if str(where) not in _WARNED:
+        _WARNED.add(str(where))
+        print(f"cspace: warning: not using the cache {where}: {reason}", file=sys.stderr)
+
+
+def _kind(mode: int) -> str:
+    """What a file of this mode is, in words."""
+    kinds = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISREG, "a regular file"),
+             (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+    return next((words for test, words in kinds if test(mode)), "a device")
+
+
+def _write(folder_fd: int, name: str, data: bytes) -> None:
+    """``data`` as the file ``name`` of the folder, atomically: a temporary file renamed into place."""
+    temporary = _write_temporary(folder_fd, data)
+    try:
+        os.replace(temporary, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
     except OSError:
-        return
+        os.unlink(temporary, dir_fd=folder_fd)
+        raise
 
 
-def _read(path: Path) -> str:
+def _write_temporary(folder_fd: int, data: bytes) -> str:
+    """A new temporary file of the folder holding ``data``, mode 0600; its name. Removed again if writing fails."""
+    name = f".cspace-{secrets.token_hex(16)}.tmp"
+    descriptor = os.open(name, _CREATE, 0o600, dir_fd=folder_fd)
+    try:
+        os.fchmod(descriptor, 0o600)  # whatever the umask
+        with os.fdopen(descriptor, "wb", closefd=False) as handle:
+            handle.write(data)
+    except OSError:
+        os.unlink(name, dir_fd=folder_fd)
+        raise
+    finally:
+        os.close(descriptor)
+    return name
+
+
+def _read(pairs: int, name: str) -> str:
     """An entry's text: a regular file of bounded size, opened without following links or blocking."""
-    info = os.lstat(path)
+    info = os.stat(name, dir_fd=pairs, follow_symlinks=False)
     if not stat.S_ISREG(info.st_mode):
-        raise Damaged("not a regular file")
+        raise Damaged(f"{_kind(info.st_mode)}, not a regular file")
     if info.st_size > MAX_BYTES:
         raise Damaged(f"{info.st_size} bytes, more than any pair space")
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+    try:
+        descriptor = os.open(name, _READ, dir_fd=pairs)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # made a link since
+            raise Damaged("a symbolic link, not a regular file") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             raise Damaged("not a regular file")
-        data = handle.read(MAX_BYTES + 1)
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            data = handle.read(MAX_BYTES + 1)
+    finally:
+        os.close(descriptor)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise Damaged("not UTF-8 text") from None
 
 
-def _unwrap(text: str, digest: str) -> dict:
-    """The pair space's content from an entry, once its format, key and checksum match.
+def _unwrap(text: str, digest: str, secret: bytes) -> dict:
+    """The pair space's content from an entry, once its format, key and signature match.
 
-    An entry is one JSON object, its fields in a fixed order; the checksum is that of the
+    An entry is one JSON object, its fields in a fixed order; the signature is that of the
     content's text as it stands in the file, so it is checked before that text is parsed
     (and without writing the content out again)."""
     match = _ENTRY.fullmatch(text)
     if match is None:
-        raise Damaged("not a cache entry (format, key, checksum and space, in that order)")
+        raise Damaged("not a cache entry (format, key, mac and space, in that order)")
     if int(match["format"]) != FORMAT:
         raise Damaged(f"format {match['format']}, expected {FORMAT}")
     if match["key"] != digest:
         raise Damaged("stored under another key")
-    if match["checksum"] != _sha256(match["space"]):
-        raise Damaged("checksum does not match its content")
+    if not hmac.compare_digest(match["mac"], _mac(secret, digest, match["space"])):
+        raise Damaged("not signed with this cache's secret: edited, or written by someone else")
     try:
         content = json.loads(match["space"])
     except (ValueError, RecursionError):
@@ -177,30 +402,31 @@ def _unwrap(text: str, digest: str) -> dict:
     return content
 
 
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+def _mac(secret: bytes, digest: str, content: str) -> str:
+    """The signature of an entry: HMAC-SHA256 under the secret over the format, key and content."""
+    signature = hmac.new(secret, f"cspace {FORMAT} {digest}\n".encode(), hashlib.sha256)
+    signature.update(content.encode())
+    return signature.hexdigest()
 
 
-def _discard(path: Path, reason: str) -> None:
-    """Delete a damaged entry (a directory in its place too) and say so on one line."""
-    print(f"cspace: warning: discarded a damaged cache entry {path} ({reason}); recomputing it",
-          file=sys.stderr)
-    try:
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path)
-        else:
-            path.unlink()
-    except OSError:
-        return
+def _discard(name: str, reason: str) -> None:
+    """Say on one line that an entry is damaged; it is not used, and its recomputed space is stored over it."""
+    where = folder()
+    print(f"cspace: warning: discarded a damaged cache entry {where / PAIRS / name if where else name} ({reason}); "
+          "recomputing it", file=sys.stderr)
 
 
-def _remove_stale(target: Path) -> None:
-    """Remove temporary files that a killed run left behind."""
+def _remove_stale(folder_fd: int) -> None:
+    """Remove temporary files a killed run left behind: cspace's names only, regular files
+    of this user a minute old, in a folder opened without following links."""
     now = time.time()
-    for leftover in target.glob("*.tmp"):
+    with os.scandir(folder_fd) as entries:
+        leftovers = [entry.name for entry in entries if TEMPORARY.fullmatch(entry.name)]
+    for name in leftovers:
         try:
-            if now - leftover.lstat().st_mtime > STALE_SECONDS:
-                leftover.unlink()
+            info = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid() and now - info.st_mtime > STALE_SECONDS:
+                os.unlink(name, dir_fd=folder_fd)
         except OSError:
             continue
 

@@ -4,12 +4,14 @@ to an entry ever changes an answer."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import random
 import shutil
+import stat
 import time
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +20,7 @@ import pytest
 from cspace import analysis as analysis_module
 from cspace import analyze, cache, describe, load, path_csv, to_json, trace
 from cspace.testing import assert_traces_equal
+from cspace.tolerance import Tolerance
 
 from .common import fixture_path
 
@@ -89,6 +92,73 @@ def test_parts_differing_only_in_fine_geometry_get_different_keys():
     columns = [(1, 0), (0, 1)]
     assert key(frame, block.slices, columns, mechanism.tolerance) != key(frame, (nudged,), columns,
                                                                          mechanism.tolerance)
+
+
+# The key: everything the builder reads, taken structurally.
+
+def _pusher_key(tolerance: Tolerance) -> str:
+    mechanism = load(fixture_path("pusher"))
+    return cache.key(mechanism.part("frame").slices, mechanism.part("a").slices, [(1, 0), (0, 1)], tolerance,
+                     mechanism.origin)
+
+
+@pytest.mark.parametrize("name", [f.name for f in fields(Tolerance)])
+def test_every_field_of_the_tolerance_is_in_the_key(name):
+    """Whatever field a builder reads (today's or one added later), an entry made under another value is not read."""
+    tolerance = load(fixture_path("pusher")).tolerance
+    assert _pusher_key(replace(tolerance, **{name: getattr(tolerance, name) * 1.5})) != _pusher_key(tolerance)
+    assert _pusher_key(replace(tolerance)) == _pusher_key(tolerance)
+
+
+def test_every_field_of_a_turning_pairs_coordinates_but_names_is_in_the_key():
+    """A turning pair's key holds its coordinates whole (pivot, axis, limits, shift, and any field
+    added later) but the names, which a space is relabelled for, and the initial value."""
+    mechanism = load(fixture_path("eccentric-cam"))
+    builder = analysis_module._PairBuilder(mechanism)
+    a, b = mechanism.parts[0], mechanism.parts[1]
+    coordinates = builder._coordinates(a, b)
+    motion = builder._motion(a, coordinates)
+    assert any(c.pivot is not None for c in motion) and {c.part for c in motion} <= {"a", "b"}
+    digest = cache.key(a.slices, b.slices, motion, mechanism.tolerance, mechanism.origin)
+    others = {str: "other", tuple: (0.5, 0.25), type(None): (0.5, 0.25), bool: True, float: 0.125}
+    for number, coordinate in enumerate(motion):
+        for field in fields(coordinate):
+            changed = list(motion)
+            changed[number] = replace(coordinate, **{field.name: others[type(getattr(coordinate, field.name))]})
+            assert cache.key(a.slices, b.slices, changed, mechanism.tolerance, mechanism.origin) != digest, field
+    moved = replace(mechanism, coordinates=tuple(replace(c, initial=c.initial + 0.5) for c in mechanism.coordinates))
+    assert analysis_module._PairBuilder(moved)._motion(a, coordinates) == motion
+
+
+def test_the_key_refuses_what_it_cannot_take_exactly():
+    """A value the key does not know how to take field by field is refused, not hashed by its repr."""
+    tolerance = load(fixture_path("pusher")).tolerance
+    with pytest.raises(TypeError, match="cannot key"):
+        cache.key((), (), [object()], tolerance)
+
+
+def _with_length(tmp_path, name: str, length: str) -> Path:
+    path = tmp_path / f"{name}-{length}.toml"
+    text = fixture_path(name).read_text()
+    assert "[tolerance]" not in text
+    path.write_text(text + f"\n[tolerance]\nlength = {length}\n")
+    return path
+
+
+# Issue 23: each pair of lengths keeps the grid (quantum) and the arc tolerance, so the key of
+# format 5 (which held those two) was the same, and the space built under one was read under the other.
+LENGTHS = {"gears": ("2e-7", "5e-7"), "eccentric-cam": ("2e-7", "5e-7"), "rim-lock": ("5e-7", "8e-7")}
+
+
+@pytest.mark.parametrize("name", sorted(LENGTHS))
+def test_a_space_built_under_one_length_is_not_read_under_another(name, tmp_path):
+    """The trace (``--json``) of a turning mechanism under a second ``[tolerance] length``, its
+    cache filled under a first, is the one computed with the cache off."""
+    mechanisms = [load(_with_length(tmp_path, name, length)) for length in LENGTHS[name]]
+    first, second = (m.tolerance for m in mechanisms)
+    assert first.length != second.length and (first.quantum, first.arc) == (second.quantum, second.arc)
+    for cached, uncached in cache.cached_and_uncached(mechanisms, lambda m: to_json(trace(analyze(m)))):
+        assert cached == uncached
 
 
 # Attacks on the cache: whatever is done to an entry, the output is the one computed without
@@ -192,14 +262,39 @@ def _rename_keys(entry) -> None:
     entry.write_text(json.dumps(document))
 
 
-def _resign(edit):
-    """An edit whose checksum is recomputed, so only the structural checks can catch it."""
+def _signed(edit, secret: bytes | None = None):
+    """An edit whose signature is made again: a plain SHA-256 of the content, the checksum
+    format 5 trusted (what anyone who can write the folder can compute), or, given the
+    cache's own ``secret``, a true signature, so only the structural checks can catch it."""
     def attack(entry) -> None:
         edit(entry)
         document = json.loads(entry.read_text())
-        document["checksum"] = cache._sha256(json.dumps(document["space"]))  # as store writes it
+        content = json.dumps(document["space"])  # as store writes it
+        signature = list(document)[2]  # "mac" ("checksum" in format 5)
+        document[signature] = cache._mac(secret, document["key"], content) if secret else \
+            hashlib.sha256(content.encode()).hexdigest()
         entry.write_text(json.dumps(document))
     return attack
+
+
+def _secret_of(entry) -> bytes:
+    return (entry.parent.parent / cache.SECRET).read_bytes()
+
+
+def _truly_signed(edit):
+    """An edit signed with the cache's own secret (as if cspace itself had written it wrong)."""
+    return lambda entry: _signed(edit, _secret_of(entry))(entry)
+
+
+def _rename_faces(entry) -> None:
+    """Every face a contact names, renamed (so every contact names faces the parts lack)."""
+    document = json.loads(entry.read_text())
+    for region in document["space"]["regions"]:
+        for edge in region["edges"]:
+            for contact in edge[3]:
+                contact[1], contact[3] = [f"{face}-renamed" for face in contact[1]], \
+                    [f"{face}-renamed" for face in contact[3]]
+    entry.write_text(json.dumps(document))
 
 
 def _fifo(entry) -> None:
@@ -212,20 +307,17 @@ def _dev_zero(entry) -> None:
     entry.symlink_to("/dev/zero")
 
 
-def _directory(entry) -> None:
-    entry.unlink()
-    entry.mkdir()
-    (entry / "inside").write_text("x")
-
-
 ATTACKS = {
     "faces swapped": _swap_faces,
     "matrix doubled": _double_matrix,
     "keys renamed": _rename_keys,
-    "keys renamed, checksum recomputed": _resign(_rename_keys),
-    "a region's row on a row it lacks, checksum recomputed": _resign(
+    "faces renamed, hashed again": _signed(_rename_faces),
+    "faces swapped, hashed again": _signed(_swap_faces),
+    "keys renamed, hashed again": _signed(_rename_keys),
+    "keys renamed, signed with the secret": _truly_signed(_rename_keys),
+    "a region's row on a row it lacks, signed with the secret": _truly_signed(
         lambda e: e.write_text(e.read_text().replace('"edges": [[0,', '"edges": [[99,', 1))),
-    "an infinite bound, checksum recomputed": _resign(
+    "an infinite bound, signed with the secret": _truly_signed(
         lambda e: e.write_text(e.read_text().replace('"bounds": [', '"bounds": [1e999, ', 1))),
     "truncated": lambda e: e.write_bytes(e.read_bytes()[: len(e.read_bytes()) // 2]),
     "empty": lambda e: e.write_bytes(b""),
@@ -233,7 +325,6 @@ ATTACKS = {
     "deep nesting": lambda e: e.write_text("[" * 100_000),
     "a FIFO": _fifo,
     "a /dev/zero symlink": _dev_zero,
-    "a directory": _directory,
     "another entry's content": None,  # filled in below: needs two entries
 }
 
@@ -274,17 +365,226 @@ def test_an_unreadable_folder_is_not_used(monkeypatch, tmp_path, capsys, uncache
     assert capsys.readouterr().err == ""
 
 
-def test_leftover_temporary_files_are_removed_but_fresh_ones_kept(monkeypatch, tmp_path):
+def _age(path, seconds: float = 2 * cache.STALE_SECONDS) -> None:
+    past = time.time() - seconds
+    os.utime(path, (past, past), follow_symlinks=False)
+
+
+def _temporary_name() -> str:
+    return f".cspace-{os.urandom(16).hex()}.tmp"
+
+
+def test_only_cspaces_own_stale_temporary_files_are_removed(monkeypatch, tmp_path):
+    """A killed run's temporary file (cspace's name, this user's, a minute old) is removed; a
+    fresh one, a file of another name, and a link or folder of cspace's name (with what they
+    lead to) are left."""
     monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
     pairs = tmp_path / "pairs"
     pairs.mkdir()
-    old, fresh = pairs / "killed.tmp", pairs / "writing.tmp"
-    old.write_text("{")
-    fresh.write_text("{")
-    past = time.time() - 2 * cache.STALE_SECONDS
-    os.utime(old, (past, past))
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "data").write_text("keep")
+    killed, fresh, foreign = pairs / _temporary_name(), pairs / _temporary_name(), pairs / "killed.tmp"
+    link, folder = pairs / _temporary_name(), pairs / _temporary_name()
+    for path in (killed, fresh, foreign):
+        path.write_text("{")
+    link.symlink_to(victim / "data")
+    folder.mkdir()
+    for path in (killed, foreign, link, folder, victim / "data"):
+        _age(path)
     _reports("pusher")
-    assert not old.exists() and fresh.exists()
+    assert not killed.exists()
+    assert all(p.exists() or p.is_symlink() for p in (fresh, foreign, link, folder))
+    assert (victim / "data").read_text() == "keep"
+
+
+def _victim(tmp_path) -> tuple[Path, dict]:
+    """A folder of someone else's: files a minute old, one named as cspace names its temporary
+    files, one as it names an entry; and a snapshot of it (names, contents, times)."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    for name in ("work.tmp", _temporary_name(), "0" * 64 + ".json", "notes.txt"):
+        (victim / name).write_text(f"{name} of the victim")
+        _age(victim / name)
+    return victim, _snapshot(victim)
+
+
+def _snapshot(where: Path) -> dict:
+    return {p.name: (p.read_bytes(), p.lstat().st_mtime_ns) for p in sorted(where.iterdir())}
+
+
+def test_a_planted_pairs_symlink_is_never_followed(monkeypatch, tmp_path, capsys, uncached):
+    """A ``pairs`` link in a shared cache folder: nothing is read, written or deleted through it,
+    the answer is the uncached one, and one line says why the cache is not used."""
+    cache_folder = tmp_path / "shared"
+    cache_folder.mkdir()
+    victim, before = _victim(tmp_path)
+    (cache_folder / "pairs").symlink_to(victim)
+    monkeypatch.setenv("CSPACE_CACHE", str(cache_folder))
+    capsys.readouterr()
+    assert _reports("pusher") == uncached["pusher"]
+    assert _reports("pusher") == uncached["pusher"]
+    assert _snapshot(victim) == before
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"cspace: warning: not using the cache {cache_folder}: its 'pairs' is a symbolic link, "
+                   "not a folder"]
+
+
+def test_the_cache_folder_itself_may_be_a_link(monkeypatch, tmp_path, capsys):
+    """Where the cache is, is the user's choice: a link to a folder there is followed."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path / "link"))
+    _reports("pusher")
+    assert _entries(real) and (real / cache.SECRET).exists()
+    assert capsys.readouterr().err == ""
+
+
+# The secret: entries are signed under it, so a writer who cannot read it cannot forge one.
+
+def test_the_secret_is_made_private_and_entries_signed_with_it(monkeypatch, tmp_path):
+    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    previous = os.umask(0)  # whatever the umask, the secret and the entries are the user's alone
+    try:
+        _reports("pusher")
+    finally:
+        os.umask(previous)
+    secret = tmp_path / cache.SECRET
+    info = secret.lstat()
+    assert stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) == 0o600 and info.st_uid == os.geteuid()
+    assert len(secret.read_bytes()) == cache.SECRET_BYTES
+    assert stat.S_IMODE((tmp_path / "pairs").lstat().st_mode) == 0o700
+    for entry in _entries(tmp_path):
+        assert stat.S_IMODE(entry.lstat().st_mode) == 0o600
+        document = json.loads(entry.read_text())
+        assert document["key"] == entry.stem and document["format"] == cache.FORMAT
+        expected = hmac.new(secret.read_bytes(), f"cspace {cache.FORMAT} {entry.stem}\n".encode()
+                            + json.dumps(document["space"]).encode(), hashlib.sha256).hexdigest()
+        assert document["mac"] == expected
+    assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+def test_entries_signed_with_another_secret_are_rejected(monkeypatch, tmp_path, capsys, uncached):
+    """Another cache's entries (another user's, or a forger's with a key of their own)."""
+    def other_secret(entry) -> None:
+        _signed(lambda e: None, b"k" * cache.SECRET_BYTES)(entry)
+
+    reports, err = _attacked(monkeypatch, tmp_path, capsys, other_secret)
+    assert reports == uncached["pusher"]
+    lines = err.strip().splitlines()
+    assert len(lines) == len(_entries(tmp_path))
+    assert all("not signed with this cache's secret" in line for line in lines)
+    _assert_repaired(tmp_path)
+
+
+def test_swapped_entries_with_their_keys_edited_are_rejected(monkeypatch, tmp_path, capsys, uncached):
+    """Two entries exchanged, each one's ``key`` made its new name's: a true signature each, of another key."""
+    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _reports("feeder")
+    entries = _entries(tmp_path)
+    for first, second in zip(entries[0::2], entries[1::2]):
+        one, other = json.loads(first.read_text()), json.loads(second.read_text())
+        one["key"], other["key"] = second.stem, first.stem
+        first.write_text(json.dumps(other))
+        second.write_text(json.dumps(one))
+    capsys.readouterr()
+    assert _reports("feeder") == uncached["feeder"]
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 2 * (len(entries) // 2)
+    assert all("not signed with this cache's secret" in line for line in lines)
+    _assert_repaired(tmp_path)
+
+
+def test_a_replaced_secret_invalidates_every_entry(monkeypatch, tmp_path, capsys, uncached):
+    """Whoever replaces the secret (with one of theirs, of this user, 0600) gains nothing from the entries."""
+    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _reports("pusher")
+    (tmp_path / cache.SECRET).write_bytes(os.urandom(cache.SECRET_BYTES))
+    capsys.readouterr()
+    assert _reports("pusher") == uncached["pusher"]
+    assert len(capsys.readouterr().err.strip().splitlines()) == len(_entries(tmp_path))
+    _assert_repaired(tmp_path)
+
+
+def _chmod(mode: int):
+    return lambda secret: secret.chmod(mode)
+
+
+def _secret_link(secret) -> None:
+    own = secret.parent.parent / "own-secret"
+    secret.rename(own)
+    secret.symlink_to(own)
+
+
+def _secret_replaced_by(kind: str):
+    def replace_it(secret) -> None:
+        secret.unlink()
+        if kind == "folder":
+            secret.mkdir()
+        elif kind == "fifo":
+            os.mkfifo(secret)
+        else:
+            secret.write_bytes(b"short")
+            secret.chmod(0o600)
+    return replace_it
+
+
+def _another_users(secret) -> None:
+    os.chown(secret, os.geteuid() + 1, -1)
+
+
+SECRET_ATTACKS = {
+    "readable by others": (_chmod(0o644), "has mode 0644, not 0600"),
+    "writable by the group": (_chmod(0o620), "has mode 0620, not 0600"),
+    "a symbolic link to a good secret": (_secret_link, "is a symbolic link"),
+    "a folder": (_secret_replaced_by("folder"), "is a folder, not a regular file"),
+    "a FIFO": (_secret_replaced_by("fifo"), "is a FIFO, not a regular file"),
+    "too short": (_secret_replaced_by("short"), "holds 5 bytes, not 32"),
+    "another user's": (_another_users, "belongs to user"),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(SECRET_ATTACKS))
+def test_a_secret_not_private_to_this_user_means_no_cache(attack, monkeypatch, tmp_path, capsys, uncached):
+    """The cache is not used at all (nothing read, written or deleted), with one warning line
+    for the whole run, however many pairs: the answer is the uncached one."""
+    edit, reason = SECRET_ATTACKS[attack]
+    if attack == "another user's" and os.geteuid() != 0:
+        pytest.skip("only root may give a file away")
+    folder = tmp_path / attack.replace(" ", "-")
+    monkeypatch.setenv("CSPACE_CACHE", str(folder))
+    _reports("pusher")
+    edit(folder / cache.SECRET)
+    for entry in _entries(folder):
+        _signed(_double_matrix)(entry)  # a forged entry: if the cache were read, the answer would change
+    stale = folder / "pairs" / _temporary_name()
+    stale.write_text("{")
+    _age(stale)
+    before = _snapshot(folder / "pairs")
+    capsys.readouterr()
+    assert _reports("pusher") == uncached["pusher"]
+    assert _reports("feeder") == uncached["feeder"]
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"cspace: warning: not using the cache {folder}: its 'secret' ")
+    assert reason in lines[0]
+    assert _snapshot(folder / "pairs") == before
+
+
+def test_a_folder_in_place_of_an_entry_is_left_alone(monkeypatch, tmp_path, capsys, uncached):
+    """cspace deletes only files it made: a folder where an entry should be is not used, and
+    neither it nor what is in it is deleted."""
+    def directory(entry) -> None:
+        entry.unlink()
+        entry.mkdir()
+        (entry / "inside").write_text("x")
+
+    reports, err = _attacked(monkeypatch, tmp_path, capsys, directory)
+    assert reports == uncached["pusher"]
+    lines = err.strip().splitlines()
+    assert lines and all(line.startswith("cspace: warning: discarded a damaged cache entry") and
+                         "a folder, not a regular file" in line for line in lines)
+    assert all((entry / "inside").read_text() == "x" for entry in _entries(tmp_path))
 
 
 def test_the_key_covers_every_module_of_cspace():
