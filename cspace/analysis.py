@@ -20,6 +20,7 @@ from .checks import check_initial_overlaps, check_profiles, overlap_depth, posed
 from .errors import CspaceError, ModelError, UnsupportedPairError
 from .friction import faces_of, sticky_contact
 from .geometry import Arc, region_of
+from .holes import unmet_holes_filled
 from .layers import band_parts, meeting, shift_of, shifted_pair_space
 from .layout import RegionLayout
 from .linkage import LinkageTable, solve_linkage
@@ -116,10 +117,11 @@ def analyze(mechanism: Mechanism) -> Analysis:
     timings["pairs"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    builder = _PairBuilder(mechanism)
+    reduced = unmet_holes_filled(mechanism, values, names)
+    builder = _PairBuilder(reduced)
     with parallel.collector_paused():
-        builder.prefetch([(mechanism.part(a), mechanism.part(b)) for a, b in names])
-        spaces = tuple(builder.build(mechanism.part(a), mechanism.part(b)) for a, b in names)
+        builder.prefetch([(reduced.part(a), reduced.part(b)) for a, b in names])
+        spaces = tuple(builder.build(reduced.part(a), reduced.part(b)) for a, b in names)
     timings["pair spaces"] = time.perf_counter() - start
 
     analysis = Analysis(mechanism, tables, spaces, initial, timings)

@@ -45,8 +45,9 @@ import shapely
 from shapely import affinity
 from shapely.geometry import Polygon
 
-from .geometry import Arc, Line, Profile
-from .model import LINKAGE, Mechanism
+from .geometry import Arc, Line, Profile, region_of
+from .model import FIXED, LINKAGE, Mechanism, Part, Slice
+from .poses import initial_bounds
 from .releases import ReleaseCase, release
 from .tolerance import NOISE
 
@@ -350,6 +351,52 @@ def moved(mechanism: Mechanism, offset: tuple[float, float] = (0.0, 0.0), scale:
                    for m in mechanism.inputs)
     return replace(mechanism, parts=parts, coordinates=coordinates, linkages=linkages, forces=forces,
                    inputs=inputs)
+
+
+def unreachable(mechanism: Mechanism) -> Mechanism:
+    """The same mechanism with geometry nothing can ever meet: a small square hole deep in
+    the material of every slice of every part (parts never overlap, so nothing enters it)
+    and a fixed part above every slice's reach along z, inside the drawing's bounds (so
+    the mechanism's size, and with it every tolerance, is unchanged). Its trace must read
+    the same.
+
+    >>> from cspace.loader import load
+    >>> gate = unreachable(load("fixtures/spring-gate.toml"))
+    >>> [len(s.profiles) for s in gate.part("block").slices], gate.parts[-1].name
+    ([2], 'unreachable')
+    """
+    pivots = {c.part: c.pivot for c in mechanism.coordinates if c.is_angle}
+    parts = tuple(replace(part, slices=tuple(replace(s, profiles=s.profiles + _inner_hole(s.profiles, pivots.get(part.name)))
+                                             for s in part.slices)) for part in mechanism.parts)
+    x0, y0, x1, y1 = initial_bounds(mechanism)
+    top = max(s.z[1] for part in parts for s in part.slices)
+    lift = sum(max(abs(c.initial), *map(abs, c.limits or (0.0,))) for c in mechanism.coordinates if c.along_z)
+    z = top + lift + 1.0
+    cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, min(x1 - x0, y1 - y0) / 10
+    far = Part("unreachable", FIXED, slices=(Slice((z, z + 1.0), (Profile.rectangle(
+        cx - half, cy - half, cx + half, cy + half, "unreachable."),)),))
+    return replace(mechanism, parts=parts + (far,))
+
+
+def _inner_hole(profiles: tuple[Profile, ...], pivot: tuple[float, float] | None) -> tuple[Profile, ...]:
+    """A hole deep in the material, a fifth as wide as its distance from the outline: a circle
+    about the pivot of a part that turns (where the pivot lies in its material), which keeps
+    the part's rotational symmetry; else a square about the point farthest from the outline.
+    None where the material is too thin to hold one apart."""
+    material = region_of(profiles)
+    if pivot is not None and material.contains(shapely.Point(pivot)):
+        half = material.exterior.distance(shapely.Point(pivot)) if material.geom_type == "Polygon" else 0.0
+        half = min([half] + [ring.distance(shapely.Point(pivot)) for ring in getattr(material, "interiors", [])]) / 5
+        return (Profile.circle(pivot, half, "unreachable.rim").reversed(),) if half > 0 else ()
+    pieces = sorted(getattr(material, "geoms", [material]), key=lambda p: -p.area)
+    if not pieces or pieces[0].is_empty:
+        return ()
+    circle = shapely.maximum_inscribed_circle(pieces[0])
+    (cx, cy), (ex, ey) = circle.coords[0], circle.coords[1]
+    half = math.hypot(ex - cx, ey - cy) / 5
+    if half <= 0:
+        return ()
+    return (Profile.rectangle(cx - half, cy - half, cx + half, cy + half, "unreachable.").reversed(),)
 
 
 # -- turning parts --------------------------------------------------------------------------

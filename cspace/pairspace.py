@@ -341,7 +341,7 @@ class _Tagger:
             polygon = self.polygons[k]
             if all(self._inward(polygon, i, nx, ny) for i in edges):
                 found.update(self._contact(polygon.labels[i]) for i in edges if polygon.labels[i])
-        return tuple(sorted(found))
+        return tuple(sorted(contact for contact in found if not _within_another(contact, found)))
 
     def breakpoints(self, p: tuple, q: tuple) -> list[Fraction]:
         """Parameters in (0, 1) along p->q where some polygon's boundary starts or stops.
@@ -388,6 +388,27 @@ class _Tagger:
 
     def _contact(self, label: ContactLabel) -> Contact:
         return Contact(self.part_a, label[0], self.part_b, label[1])
+
+
+def _within_another(contact: Contact, found: set[Contact]) -> bool:
+    """Is the contact part of a larger one found at the same point: a corner of a face
+    that touches there along its length (the corner a+b of A on B's face f, where A's face
+    a lies on f)?
+
+    A part cut into several convex pieces (one with a hole, or concave) has pieces that
+    meet a face only at its corner; one convex piece never names that corner while its
+    face touches (:meth:`ConvexPiece.extreme` takes the whole face). Dropped, the contacts
+    are the same however the part is cut into pieces: geometry that touches nothing
+    changes no label and so ends no segment.
+    """
+    return any(other != contact and _covers(other.faces_a, contact.faces_a)
+               and _covers(other.faces_b, contact.faces_b) for other in found)
+
+
+def _covers(side: tuple[str, ...], features: tuple[str, ...]) -> bool:
+    """Does every feature lie in ``side``: named there, or a corner of a face named there?"""
+    return all(feature in side or ("+" in feature and any(face in side for face in feature.split("+")))
+               for feature in features)
 
 
 def _plane_regions(rows: list[Row2], box: list[tuple[Fraction, Fraction]], quantum: float,

@@ -6,7 +6,8 @@ finely than the tracer's linearization) and reports any two parts overlapping de
 than the tolerance, any force-loaded part at rest that nothing holds, and any two
 parts that slip while their sticky faces touch (friction holds them in tandem, so
 while they touch neither moves against the other).
-:func:`assert_traces_equal` compares two traces' reports byte for byte.
+:func:`corners_beside_their_faces` finds contact labels naming a face's corner beside the
+face itself. :func:`assert_traces_equal` compares two traces' reports byte for byte.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .checks import overlap_depth
 from .geometry import Line, region_of
 from .layers import z_offset
 from .model import LINKAGE, Mechanism
+from .pairspace import Contact
 from .tolerance import NOISE
 from .trace import Trace
 
@@ -300,6 +302,30 @@ def replay(trace: Trace) -> list[Violation]:
                 violations.append(Violation(HELD_BY_NOTHING, time, segment, (mechanism.coordinate(name).part,),
                                             tolerance.support_probe, name))
     return violations
+
+
+def corners_beside_their_faces(trace: Trace) -> list[tuple[int, str, str]]:
+    """Contacts that name a corner of a face touching along the same contact: (segment, the
+    corner's contact, the face's). A part touching another along a face touches it at that
+    face's corners too; a label names the face alone, however the part is cut into convex
+    pieces (a piece meeting the face only at its corner must not add a contact of its own,
+    which would begin and end, and end segments, where nothing changes).
+    """
+    found = []
+    for segment in trace.segments:
+        for piece in segment.pieces:
+            contacts = [c for c in piece.contacts if isinstance(c, Contact)]  # not a coordinate's limit
+            for corner in contacts:
+                for face in contacts:
+                    if corner != face and (corner.part_a, corner.part_b) == (face.part_a, face.part_b) \
+                            and _corner_of(corner.faces_a, face.faces_a) and _corner_of(corner.faces_b, face.faces_b):
+                        found.append((segment.index, str(corner), str(face)))
+    return sorted(set(found))
+
+
+def _corner_of(features: tuple[str, ...], faces: tuple[str, ...]) -> bool:
+    """Is each feature one of the faces, or a corner (``a+b``) of one of them?"""
+    return all(f in faces or ("+" in f and any(part in faces for part in f.split("+"))) for f in features)
 
 
 def _slips(scene: Scene, sticky: list[str], before: dict[str, float], after: dict[str, float],
