@@ -838,6 +838,127 @@ def test_wrapping_breaks_a_path_at_each_seam_it_crosses():
     assert joins.length > 0 and joins.intersection(window).length < 1e-9
 
 
+# ---- pair-space figures of pairs of which a part shifts along z -----------------------------------
+
+# A wheel turning on its shaft, with a square at z [0, 1] and a bar at z [2.5, 3.5]; a dog that
+# shifts along z (s, 0 to 2.5) with one slice at z [0, 1] + s. The drawing says: the square
+# meets the dog for s < 1 (band 1), nothing meets for 1 < s < 1.5 (band 2), the bar meets it
+# for s > 1.5 (band 3). The wheel turns 1 rad, the dog shifts to 2.5, the wheel turns on until
+# the bar meets the dog.
+SHAFT = """
+[mechanism]
+name = "shaft"
+time = 5
+
+[[parts]]
+name = "wheel"
+motion = "fixed-axes"
+coordinates = [ { name = "t1", pivot = [0, 0] } ]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [ { rect = [-1, -1, 1, 1] } ]
+
+[[parts.slices]]
+z = [2.5, 3.5]
+profiles = [ { rect = [-1.6, -0.5, 1.6, 0.5] } ]
+
+[[parts]]
+name = "dog"
+motion = "fixed-axes"
+coordinates = [ { name = "s", axis = "z", limits = [0, 2.5] } ]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [ { rect = [1.5, -1.2, 3.9, 1.2] } ]
+
+[[inputs]]
+velocities = { t1 = 1 }
+sampling = 0.25
+duration = 1
+
+[[inputs]]
+velocities = { s = 1 }
+sampling = 0.25
+duration = 2.5
+
+[[inputs]]
+velocities = { t1 = 1 }
+sampling = 0.25
+"""
+
+
+def _path_pieces(axes):
+    """The path's lines in a panel, each an (n, 2) array (whether or not the panel has the start marker)."""
+    return [np.column_stack(line.get_data()) for line in axes.lines
+            if line.get_color() == PATH and line.get_marker() in ("None", "", None)]
+
+
+def _on_path(axes, points, tolerance=1e-9):
+    """Does every point lie on the path as drawn in ``axes``?"""
+    path = shapely.union_all([LineString(piece) for piece in _path_pieces(axes)])
+    return all(path.distance(Point(p)) <= tolerance for p in points)
+
+
+def test_a_pair_of_which_a_part_shifts_is_drawn_band_by_band():
+    """plot-pair on a shifting pair (the transmission's input and cluster) crashed in
+    ``_clearance``: its space has the shift as a third axis. It is drawn as the shift against
+    time, then the planar space of each band in which slices meet, with the path's stretches
+    in that band: the samples against the drawing's own bands, not the code's."""
+    result = trace(analyze(loads(SHAFT, source="shaft.toml")))
+    figure = pair_figure(result, "wheel", "dog")
+    shift, first, third = figure.axes
+    assert [a.get_title() for a in figure.axes] == [
+        "the shift, band by band", "band 1: 0 \u2264 s \u2264 1\nwheel slices[0] / dog slices[0]",
+        "band 3: 1.5 \u2264 s \u2264 2.5\nwheel slices[1] / dog slices[0]"]
+    assert sorted(t.get_text() for t in shift.texts if t.get_text().startswith("band")) == ["band 1", "band 2", "band 3"]
+    index = result.mechanism.coordinate_index
+    samples = [(time, float(q[index["t1"]]), float(q[index["s"]])) for time, _, q in result.samples()]
+    assert shift.get_xlabel() == "s" and _on_path(shift, [(s, time) for time, _, s in samples])
+    near = result.mechanism.tolerance.length
+    for axes, (lo, hi) in ((first, (0.0, 1.0)), (third, (1.5, 2.5))):
+        assert (axes.get_xlabel(), axes.get_ylabel()) == ("t1 (rad)", "time (s)")
+        within = [(math.remainder(t1, 2 * math.pi), time) for time, t1, s in samples if lo + near < s < hi - near]
+        assert within and _on_path(axes, within)
+        # Nothing drawn from outside the band: the samples in it, its ends included, span the times drawn.
+        times = [time for time, _, s in samples if lo - near <= s <= hi + near]
+        drawn = np.vstack(_path_pieces(axes))
+        assert min(times) - 1e-9 <= drawn[:, 1].min() and drawn[:, 1].max() <= max(times) + 1e-9
+    assert marker(first, "start") == pytest.approx([0, 0])
+    assert marker(third, "end") == pytest.approx([math.remainder(samples[-1][1], 2 * math.pi), samples[-1][0]])
+    assert "end" not in [line.get_label() for line in first.lines]
+    assert "start" not in [line.get_label() for line in third.lines]
+
+
+def test_a_pin_under_a_plate_is_drawn_in_the_band_where_it_meets_the_plate():
+    """The pin slides under the plate at s = 0 (the z faces touch: no band's planar space
+    holds there) and rises into the hole at x = 2.5: in the band where it meets the plate its
+    path starts at the hole, never across the plate's blocked space."""
+    from .test_layers import PIN
+
+    result = trace(analyze(loads(PIN, source="pin.toml")))
+    figure = pair_figure(result, "frame", "pin")
+    shift, band = figure.axes
+    assert band.get_title() == "band 1: 0 \u2264 s \u2264 1\nframe slices[0] / pin slices[0]"
+    near = result.mechanism.tolerance.length
+    drawn = np.vstack(_path_pieces(band))
+    assert drawn[:, 0].min() == pytest.approx(2.5, abs=near) and drawn[:, 0].max() == pytest.approx(3.5, abs=near)
+    without = PIN.replace('{ name = "x", axis = [1, 0], initial = -5 }, ', "").replace(
+        "rect = [-0.5, -0.5, 0.5, 0.5]", "rect = [2.5, -0.5, 3.5, 0.5]")
+    result = trace(analyze(loads(without[:without.index("[[inputs]]")], source="pin.toml")))
+    (shift,) = pair_figure(result, "frame", "pin").axes  # no planar coordinate: the shift alone
+    assert shapely.union_all([LineString(p) for p in _path_pieces(shift)]).equals(LineString([(0, 0), (1, 0)]))
+
+
+def test_plot_pair_of_a_shifting_pair_command(tmp_path, capsys):
+    mechanism = tmp_path / "shaft.toml"
+    mechanism.write_text(SHAFT)
+    out = tmp_path / "pair.png"
+    status, stdout, err = run(["plot-pair", str(mechanism), "wheel", "dog", "-o", str(out)], capsys)
+    assert (status, stdout, err) == (0, f"{out}: configuration space of wheel/dog\n", "")
+    assert Image.open(out).size[0] > Image.open(out).size[1] * 2, "three panels side by side"
+
+
 # ---- region tables ---------------------------------------------------------------------------
 
 def text_cells(feeder):

@@ -17,6 +17,14 @@ the seam, and the copies of regions a turn past the seam are not drawn. A limite
 is drawn over its limits and a little beyond. Each axis is framed on its own (radians
 and lengths have no common scale); the regions' boundaries are finer, for there are many.
 
+A pair of which a part shifts along z has a pair space per band of the shift (the
+stretches over which the same slices meet, :mod:`cspace.layers`). Its figure has a
+panel per band instead of one picture: first the shift against time, each band a span
+(``band 1``, ``band 2``... over the shift's limits; a band whose slices always overlap
+shaded blocked), then the planar pair space of each band in which slices meet, drawn as
+above, with the stretches of the path that lie in that band (the transmission's gear
+cluster: the first gears' mesh, neutral, the second gears' mesh).
+
     >>> from cspace import analyze, load, trace
     >>> figure = pair_figure(trace(analyze(load("fixtures/feeder.toml")), until=3), "piston", "block1")
     >>> [axes.get_xlabel() for axes in figure.axes], figure.axes[0].get_title()
@@ -25,6 +33,7 @@ and lengths have no common scale); the regions' boundaries are finer, for there 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +49,7 @@ from shapely.geometry import LineString, Polygon, box
 
 from cspace import Analysis, Mechanism, PairSpace, Region, Trace
 from cspace.errors import ModelError
+from cspace.layers import Band, ShiftedPairSpace
 
 from .labels import Spot, place_labels
 from .output import check_output
@@ -70,6 +80,9 @@ MARKER_CLEARANCE = 12.0  # pixels: half a path marker (6 points at 150 dpi), the
 # slab): their boundaries are drawn finer, so they tint the free space rather than hide it.
 TURNING_BOUNDARY = {"color": "#9a9a9a", "linewidth": 0.5, "linestyle": (0, (3, 2))}
 TURNING_PAD = 0.4
+# A pair of which a part shifts along z: the shift's panel and one per band, these wide (inches),
+# and room for the legend.
+SHIFT_WIDTH, PANEL_WIDTH, LEGEND_WIDTH = 3.2, 5.4, 1.6
 # No dates, software versions or random ids in the files, so the same input gives the same bytes.
 METADATA = {".png": {"Software": None}, ".svg": {"Date": None, "Creator": None},
             ".pdf": {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}}
@@ -99,44 +112,192 @@ def find_pair(analysis: Analysis, part_a: str, part_b: str) -> PairSpace:
 
 
 def pair_figure(trace: Trace, part_a: str, part_b: str) -> Figure:
-    """A matplotlib figure of the pair's configuration space with the traced path over it."""
+    """A matplotlib figure of the pair's configuration space with the traced path over it;
+    for a pair of which a part shifts along z, one panel per band (:func:`_shifted_panels`)."""
     pair = find_pair(trace.analysis, part_a, part_b)
     mechanism = trace.mechanism
-    columns = [mechanism.coordinate_index[c] for c in pair.coordinates]
     samples = trace.samples()
-    path = np.array([pair.matrix @ q[columns] for _, _, q in samples]).reshape(-1, pair.dimension)
-    figure = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
-    axes = figure.add_subplot()
+    times = np.array([time for time, _, _ in samples])
+    if isinstance(pair, ShiftedPairSpace):
+        figure = Figure(figsize=_shifted_size(pair), dpi=DPI, layout="constrained")
+        panels = _shifted_panels(figure, pair, mechanism, samples, times)
+        figure.suptitle(f"{mechanism.name}: configuration space of {pair.name}")
+    else:
+        figure = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
+        axes = figure.add_subplot()
+        spots, path = _draw_pair(axes, pair, mechanism, [_points(pair, mechanism, samples)], [times], True, True)
+        axes.set_title(f"{mechanism.name}: configuration space of {pair.name}")
+        panels = [(axes, pair, spots, path)]
+    figure.legend(*_legend(figure), loc="outside right upper", fontsize="small")
+    for axes, space, spots, path in panels:
+        _label(axes, space, spots, path)
+    return figure
+
+
+def _points(pair: PairSpace, mechanism: Mechanism, samples: list) -> np.ndarray:
+    """The path's samples in the pair space's coordinates, one row each."""
+    columns = [mechanism.coordinate_index[c] for c in pair.coordinates]
+    return np.array([pair.matrix @ q[columns] for _, _, q in samples]).reshape(-1, pair.dimension)
+
+
+def _draw_pair(axes: Axes, pair: PairSpace, mechanism: Mechanism, runs: list[np.ndarray], times: list[np.ndarray],
+               start: bool, end: bool) -> tuple[list[Spot], np.ndarray]:
+    """Draw a pair space and the stretches of the path in it (``runs``, in its coordinates,
+    sampled at ``times``), a circle at the path's start if ``start``, a square at its end if
+    ``end``. Returns the label spots and the line the labels keep clear of."""
     names = [_combination(row, pair.coordinates) for row in pair.matrix]
     if pair.periods:
-        spots, path = _draw_turning(axes, pair, mechanism, path, np.array([time for time, _, _ in samples]))
+        return _draw_turning(axes, pair, mechanism, runs, times, start, end)
+    if pair.dimension == 2:
+        spots = _draw_plane(axes, pair, _joined(runs))
+        axes.set_ylabel(names[1])
     else:
-        if pair.dimension == 2:
-            spots = _draw_plane(axes, pair, path)
-            axes.set_ylabel(names[1])
-        else:
-            path = np.column_stack([path[:, 0], [time for time, _, _ in samples]])
-            spots = _draw_line(axes, pair, path)
-            axes.set_ylabel("time (s)")
-        _draw_path(axes, path)
-        axes.set_xlabel(names[0])
-    axes.set_title(f"{mechanism.name}: configuration space of {pair.name}")
-    figure.legend(*axes.get_legend_handles_labels(), loc="outside right upper", fontsize="small")
-    if pair.imposes_nothing:
+        runs = [np.column_stack([run[:, 0], at]) for run, at in zip(runs, times)]
+        spots = _draw_line(axes, pair, _joined(runs))
+        axes.set_ylabel("time (s)")
+    _draw_path(axes, runs, start, end)
+    axes.set_xlabel(names[0])
+    return spots, _joined(runs)
+
+
+def _joined(runs: list[np.ndarray]) -> np.ndarray:
+    """The path's stretches one after another (a line the labels keep clear of: across a gap
+    between stretches it keeps them clear of a little more than the path)."""
+    return np.vstack(runs) if runs else np.zeros((0, 2))
+
+
+def _legend(figure: Figure) -> tuple[list, list[str]]:
+    """Each label of the figure's axes once, in the order drawn."""
+    handles, labels = [], []
+    for axes in figure.axes:
+        for handle, label in zip(*axes.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    return handles, labels
+
+
+def _label(axes: Axes, pair: PairSpace | None, spots: list[Spot], path: np.ndarray) -> None:
+    """Write the regions' names where they fit (the bands' for the shift's panel, ``pair``
+    None), and say how many did not."""
+    noun = "region" if pair is not None else "band"
+    if pair is not None and pair.imposes_nothing:
         _note(axes, "one region: these parts never block each other")
     placed = len(axes.texts)
     left_out = len(place_labels(axes, spots, path, fontsize=9, color=LABEL))
     if left_out:
         note = _note(axes, "")
-        if pair.periods:
-            _clear_corner(axes, note, path, left_out + 1)
+        if pair is not None and pair.periods:
+            _clear_corner(axes, note, path, left_out + 1, noun)
         # The note goes where the labels are already; labels under it give way to it.
         for label in axes.texts[placed:-1]:
-            if label.get_window_extent().overlaps(_box_of(note, left_out + 1)):
+            if label.get_window_extent().overlaps(_box_of(note, left_out + 1, noun)):
                 label.remove()
                 left_out += 1
-        note.set_text(_too_narrow(left_out))
-    return figure
+        note.set_text(_too_narrow(left_out, noun))
+
+
+# ---- pairs of which a part shifts along z ------------------------------------------------------
+
+def _shifted_size(pair: ShiftedPairSpace) -> tuple[float, float]:
+    """The figure's size: the shift's panel, then one of :data:`SIZE`'s height per band drawn."""
+    drawn = sum(1 for band in pair.bands if band.space is not None)
+    return (max(SHIFT_WIDTH + PANEL_WIDTH * drawn + LEGEND_WIDTH, SIZE[0]), SIZE[1])
+
+
+def _shifted_panels(figure: Figure, pair: ShiftedPairSpace, mechanism: Mechanism, samples: list,
+                    times: np.ndarray) -> list[tuple[Axes, PairSpace | None, list[Spot], np.ndarray]]:
+    """A pair of which a part shifts along z is a planar pair space per band of the shift
+    (see :mod:`cspace.layers`): its first panel is the shift against time, the bands side by
+    side; then each band whose slices meet in the plane is drawn as its own pair space, with
+    the stretches of the path that lie in that band (a sample on a band's end is in both)."""
+    shown = [band for band in pair.bands if band.space is not None]
+    grid = figure.subplots(1, 1 + len(shown), squeeze=False,
+                           width_ratios=[SHIFT_WIDTH] + [PANEL_WIDTH] * len(shown))[0]
+    shift = _points(pair, mechanism, samples)[:, -1]
+    panels = [(grid[0], None, *_draw_shift(grid[0], pair, mechanism, shift, times))]
+    near = mechanism.tolerance.length
+    for axes, band in zip(grid[1:], shown):
+        runs = _band_runs(shift, band, near)
+        points = _points(band.space, mechanism, samples)
+        spots, path = _draw_pair(axes, band.space, mechanism, [points[i:j] for i, j in runs],
+                                 [times[i:j] for i, j in runs], any(i == 0 for i, _ in runs),
+                                 any(j == len(shift) for _, j in runs))
+        axes.set_title(_band_title(pair, mechanism, band), fontsize="medium")
+        panels.append((axes, band.space, spots, path))
+    return panels
+
+
+def _band_runs(shift: np.ndarray, band: Band, near: float) -> list[tuple[int, int]]:
+    """The stretches ``[i, j)`` of the path's samples that lie in ``band``: those strictly
+    inside it (on a band's end the z faces only touch: the slices of neither band meet in the
+    plane there, and its blocked space does not hold), each with its neighbour on the band's
+    end where the path comes in or goes out. ``near`` is the length tolerance.
+
+    >>> _band_runs(np.array([0.0, 0.0, 0.5, 1.0, 1.5, 1.0, 0.5]), Band(0.0, 1.0, (), None, True, np.eye(1)), 1e-9)
+    [(1, 4), (5, 7)]
+    """
+    inside = np.concatenate([[False], (shift > band.lo + near) & (shift < band.hi - near), [False]])
+    closure = (shift >= band.lo - near) & (shift <= band.hi + near)
+    edges = np.flatnonzero(np.diff(inside.astype(int)))
+    runs = []
+    for i, j in zip(edges[::2].tolist(), edges[1::2].tolist()):
+        runs.append((i - 1 if i > 0 and closure[i - 1] else i, j + 1 if j < len(shift) and closure[j] else j))
+    return runs
+
+
+def _shift_range(pair: ShiftedPairSpace, mechanism: Mechanism) -> tuple[str, float, float]:
+    """The shift axis's name (``s``, or ``-s`` when the other part shifts) and its limits on it."""
+    row = pair.matrix[-1]
+    j = int(np.argmax(np.abs(row)))
+    low, high = mechanism.coordinate(pair.coordinates[j]).limits
+    lo, hi = sorted((row[j] * low, row[j] * high))
+    return _combination(row, pair.coordinates), float(lo), float(hi)
+
+
+def _shown_bands(pair: ShiftedPairSpace, mechanism: Mechanism) -> list[Band]:
+    """The bands the figure shows, numbered from 1 in this order: those the shift reaches over
+    some length within its limits, and those in which slices meet in the plane."""
+    _, lo, hi = _shift_range(pair, mechanism)
+    return [band for band in pair.bands if min(band.hi, hi) > max(band.lo, lo) or band.space is not None]
+
+
+def _band_title(pair: ShiftedPairSpace, mechanism: Mechanism, band: Band) -> str:
+    """Which band, where along the shift, and which slices meet in it."""
+    name, lo, hi = _shift_range(pair, mechanism)
+    number = _shown_bands(pair, mechanism).index(band) + 1
+    met = ", ".join(f"{pair.part_a} slices[{i}] / {pair.part_b} slices[{j}]" for i, j in band.slices)
+    return f"band {number}: {max(band.lo, lo):g} \u2264 {name} \u2264 {min(band.hi, hi):g}\n{met}"
+
+
+def _draw_shift(axes: Axes, pair: ShiftedPairSpace, mechanism: Mechanism, shift: np.ndarray,
+                times: np.ndarray) -> tuple[list[Spot], np.ndarray]:
+    """The shift across, over its limits, and time up: each band a span labelled ``band k``,
+    a band whose slices meet and always overlap shaded blocked, the bands' ends dashed and the
+    shift's limits dotted; the path's shift over time."""
+    name, low, high = _shift_range(pair, mechanism)
+    pad = ANGLE_PAD * max(high - low, 1.0)
+    lo, hi = min(low, *shift) - pad, max(high, *shift) + pad
+    top = max(float(times.max()), 1.0) if len(times) else 1.0
+    bottom, ceiling = -0.03 * top, 1.05 * top
+    spots = []
+    for k, band in enumerate(_shown_bands(pair, mechanism)):
+        a, b = max(band.lo, low), min(band.hi, high)
+        if band.space is None and not band.free:
+            axes.axvspan(a, b, color=BLOCKED, zorder=1, label="blocked")
+        spots.append(Spot(f"band {k + 1}", area=box(a, bottom, max(b, a + 1e-9 * (high - low)), ceiling)))
+        if math.isfinite(band.hi) and low < band.hi < high:
+            axes.axvline(band.hi, color=BOUNDARY, linewidth=0.8, linestyle=DASHES, zorder=2, label="band end")
+    for value in (low, high):
+        axes.axvline(value, color=OUTLINE, linewidth=1.0, linestyle=":", zorder=2, label="shift limit")
+    path = np.column_stack([shift, times])
+    _draw_path(axes, [path])
+    axes.set_xlim(lo, hi)
+    axes.set_ylim(bottom, ceiling)
+    axes.set_xlabel(name)
+    axes.set_ylabel("time (s)")
+    axes.set_title("the shift, band by band", fontsize="medium")
+    return spots, path
 
 
 def plot_pair(trace: Trace, part_a: str, part_b: str, path: str | Path) -> None:
@@ -155,13 +316,13 @@ def _note(axes: Axes, text: str) -> Text:
     return note
 
 
-def _too_narrow(count: int) -> str:
-    return f"{count} region{'s' * (count > 1)} too narrow to label here"
+def _too_narrow(count: int, noun: str = "region") -> str:
+    return f"{count} {noun}{'s' * (count > 1)} too narrow to label here"
 
 
-def _box_of(note: Text, count: int) -> Bbox:
-    """Where ``note`` will be once it says that at most ``count`` regions went unlabelled."""
-    note.set_text(_too_narrow(count))
+def _box_of(note: Text, count: int, noun: str = "region") -> Bbox:
+    """Where ``note`` will be once it says that at most ``count`` regions (or bands) went unlabelled."""
+    note.set_text(_too_narrow(count, noun))
     return note.get_window_extent()
 
 
@@ -222,21 +383,24 @@ def _draw_line(axes: Axes, pair: PairSpace, path: np.ndarray) -> list[Spot]:
     return spots
 
 
-def _draw_path(axes: Axes, points: np.ndarray) -> None:
-    """The path as a line with a circle at its start and a square at its end.
+def _draw_path(axes: Axes, runs: list[np.ndarray], start: bool = True, end: bool = True) -> None:
+    """The path's stretches as lines, with a circle at the path's start and a square at its end.
 
     A path that runs back over itself is drawn once per stretch, so its colour is even.
     """
-    if not len(points):
+    runs = [run for run in runs if len(run)]
+    if not runs:
         return
-    line = LineString(points) if len(points) > 1 else LineString()
-    if line.length > 0:
-        pieces = shapely.get_parts(shapely.line_merge(shapely.union_all(line)))
+    lines = [line for line in (LineString(run) for run in runs if len(run) > 1) if line.length > 0]
+    if lines:
+        pieces = shapely.get_parts(shapely.line_merge(shapely.union_all(lines)))
         for k, piece in enumerate(pieces):
             axes.plot(*np.asarray(piece.coords).T, color=PATH, linewidth=1.6, zorder=6,
                       label="path" if k == 0 else None)
-    axes.plot(*points[0], marker="o", color=PATH, markersize=6, zorder=7, linestyle="none", label="start")
-    axes.plot(*points[-1], marker="s", color=PATH, markersize=6, zorder=7, linestyle="none", label="end")
+    if start:
+        axes.plot(*runs[0][0], marker="o", color=PATH, markersize=6, zorder=7, linestyle="none", label="start")
+    if end:
+        axes.plot(*runs[-1][-1], marker="s", color=PATH, markersize=6, zorder=7, linestyle="none", label="end")
 
 
 # ---- pairs in which a part turns -------------------------------------------------------------
@@ -271,32 +435,35 @@ def _turning_axes(pair: PairSpace, mechanism: Mechanism) -> list[_Axis]:
     return axes
 
 
-def _draw_turning(axes: Axes, pair: PairSpace, mechanism: Mechanism, path: np.ndarray,
-                  times: np.ndarray) -> tuple[list[Spot], np.ndarray]:
+def _draw_turning(axes: Axes, pair: PairSpace, mechanism: Mechanism, runs: list[np.ndarray],
+                  times: list[np.ndarray], start: bool, end: bool) -> tuple[list[Spot], np.ndarray]:
     """A pair in which a part turns, angles in radians: one turn of each angle that wraps.
 
     The regions copied a turn past a seam are left out (they are the ones inside, again);
-    the path is taken into the turn and broken where it crosses a seam, and the seam is a
-    thin line at the window's edge. Returns the label spots and the line the labels keep
-    clear of (the path's pieces joined round the outside of the axes).
+    the path's stretches (``runs``, at ``times``) are taken into the turn and broken where
+    they cross a seam, and the seam is a thin line at the window's edge. Returns the label
+    spots and the line the labels keep clear of (the path's pieces joined round the outside
+    of the axes).
     """
     frame = _turning_axes(pair, mechanism)
     scales = np.array([axis.scale for axis in frame])
-    drawn = path / scales
-    turns = [axis.turn for axis in frame]
-    if pair.dimension == 1:
-        drawn = np.column_stack([drawn[:, 0], times])
-        turns.append(0.0)
-    pieces = _wrapped(drawn, turns)
+    turns = [axis.turn for axis in frame] + ([0.0] if pair.dimension == 1 else [])
+    pieces = []
+    for run, at in zip(runs, times):
+        drawn = run / scales
+        if pair.dimension == 1:
+            drawn = np.column_stack([drawn[:, 0], at])
+        pieces += _wrapped(drawn, turns)
     regions = [region for region in pair.regions if not _past_seam(region, pair)]
     if pair.dimension == 2:
         spots = _draw_turning_plane(axes, pair, frame, regions, pieces)
         axes.set_ylabel(frame[1].label)
     else:
-        spots = _draw_turning_line(axes, frame[0], regions, pieces, mechanism, times)
+        every = np.concatenate(times) if times else np.zeros(0)
+        spots = _draw_turning_line(axes, frame[0], regions, pieces, mechanism, every)
         axes.set_ylabel("time (s)")
     _draw_seams(axes, [axis.wraps for axis in frame])
-    _draw_pieces(axes, pieces)
+    _draw_pieces(axes, pieces, start, end)
     axes.set_xlabel(frame[0].label)
     return spots, _clearance(pieces, (*axes.get_xlim(), *axes.get_ylim()))
 
@@ -482,9 +649,9 @@ def _wrapped(points: np.ndarray, turns: list[float]) -> list[np.ndarray]:
     return [np.array(piece) for piece in pieces]
 
 
-def _draw_pieces(axes: Axes, pieces: list[np.ndarray]) -> None:
+def _draw_pieces(axes: Axes, pieces: list[np.ndarray], start: bool = True, end: bool = True) -> None:
     """The path's pieces as :func:`_draw_path` draws a path: each stretch once, a circle at the
-    start, a square at the end."""
+    start if ``start``, a square at the end if ``end``."""
     if not pieces:
         return
     lines = [LineString(piece) for piece in pieces if len(piece) > 1]
@@ -494,13 +661,15 @@ def _draw_pieces(axes: Axes, pieces: list[np.ndarray]) -> None:
             axes.plot(*np.asarray(piece.coords).T, color=PATH, linewidth=1.6, zorder=6,
                       label="path" if k == 0 else None)
     # Whole even on the seam or at the end of an angle's range, where the path may start or end.
-    axes.plot(*pieces[0][0], marker="o", color=PATH, markersize=6, zorder=7, linestyle="none", label="start",
-              clip_on=False)
-    axes.plot(*pieces[-1][-1], marker="s", color=PATH, markersize=6, zorder=7, linestyle="none", label="end",
-              clip_on=False)
+    if start:
+        axes.plot(*pieces[0][0], marker="o", color=PATH, markersize=6, zorder=7, linestyle="none", label="start",
+                  clip_on=False)
+    if end:
+        axes.plot(*pieces[-1][-1], marker="s", color=PATH, markersize=6, zorder=7, linestyle="none", label="end",
+                  clip_on=False)
 
 
-def _clear_corner(axes: Axes, note: Text, path: np.ndarray, count: int) -> None:
+def _clear_corner(axes: Axes, note: Text, path: np.ndarray, count: int, noun: str = "region") -> None:
     """Move ``note`` to the first corner of the axes where it hides none of the path (the lower
     left if none is clear): a turning pair's path may run along any edge of one turn."""
     trail = LineString(axes.transData.transform(path)) if len(path) > 1 else shapely.Point(
@@ -511,7 +680,7 @@ def _clear_corner(axes: Axes, note: Text, path: np.ndarray, count: int) -> None:
     for x, y, ha, va in ((0.01, 0.015, "left", "bottom"), (0.99, 0.015, "right", "bottom"),
                          (0.01, 0.985, "left", "top"), (0.99, 0.985, "right", "top")):
         note.set(x=x, y=y, horizontalalignment=ha, verticalalignment=va)
-        if not trail.intersects(box(*_box_of(note, count).extents)):
+        if not trail.intersects(box(*_box_of(note, count, noun).extents)):
             return
     note.set(x=0.01, y=0.015, horizontalalignment="left", verticalalignment="bottom")
 
