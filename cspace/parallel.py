@@ -19,7 +19,8 @@ import multiprocessing
 import os
 import pickle
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import TypeVar
 
@@ -46,7 +47,9 @@ def workers() -> int:
 def run(tasks: Sequence[Callable[[], T]]) -> list[T | None]:
     """Each task's result: the first computed here, the others in forked workers. A task
     that raises in a worker gives None (run it again here to have its error where it is
-    wanted). With one worker, or no ``fork``, every task is computed here, in order.
+    wanted), and so does every task a worker had not sent back when one died (killed by
+    a signal, the OOM killer, ``os._exit``: the pool is then broken, and the caller builds
+    those here). With one worker, or no ``fork``, every task is computed here, in order.
 
     >>> run([lambda: 1, lambda: 2])
     [1, 2]
@@ -62,7 +65,7 @@ def run(tasks: Sequence[Callable[[], T]]) -> list[T | None]:
         with ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_run, index) for index in range(1, len(tasks))]
             first = tasks[0]()
-            return [first] + [_loaded(future.result()) for future in futures]
+            return [first] + [_result(future) for future in futures]
     finally:
         _TASKS = ()
         gc.unfreeze()
@@ -94,6 +97,15 @@ def _run(index: int) -> bytes | None:
             return pickle.dumps(_TASKS[index](), protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # the caller runs it again itself and gets the error there
         return None
+
+
+def _result(future: Future) -> object:
+    """A worker's result; None if its worker died before sending it back."""
+    try:
+        data = future.result()
+    except BrokenProcessPool:
+        return None
+    return _loaded(data)
 
 
 def _loaded(data: bytes | None) -> object:

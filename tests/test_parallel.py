@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import signal
+import time
 
 import pytest
 
@@ -92,3 +95,58 @@ def test_a_bad_worker_count_is_refused(setting, monkeypatch, capsys):
     assert main(["trace", str(fixture_path("lever"))]) == 2
     error = capsys.readouterr().err.strip().splitlines()
     assert error == [f"cspace: error: CSPACE_WORKERS must be a whole number of at least 1, got {setting!r}"]
+
+
+def _dies(how: str) -> None:
+    """End this process the way ``how`` says, as the OOM killer or a user would."""
+    if how == "exit":
+        os._exit(3)
+    os.kill(os.getpid(), getattr(signal, how))
+    time.sleep(60)  # not reached: the signal ends the process first
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "exit"])
+def test_a_task_whose_worker_dies_gives_none_and_the_first_its_result(how, monkeypatch):
+    """A worker killed gave a BrokenProcessPool traceback; now its task (and any other the
+    broken pool never sent back) gives None, for the caller to run here."""
+    monkeypatch.setenv("CSPACE_WORKERS", "2")
+    results = parallel.run([lambda: 1, lambda: _dies(how), lambda: 3])
+    assert results[:2] == [1, None] and results[2] in (3, None)
+
+
+def _killing_workers(monkeypatch, how: str) -> list:
+    """Every worker dies on its first turning job (the parent's builds are left alone)."""
+    parent = os.getpid()
+    attempt = _PairBuilder._attempt
+    killed = []
+
+    def dying(self, a, b, coordinates, laid_out):
+        if os.getpid() != parent:
+            _dies(how)
+        return attempt(self, a, b, coordinates, laid_out)
+
+    monkeypatch.setattr(_PairBuilder, "_attempt", dying)
+    run = parallel.run
+    monkeypatch.setattr(parallel, "run", lambda tasks: killed.append(len(tasks)) or run(tasks))
+    return killed
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+def test_an_analysis_whose_worker_is_killed_builds_its_pairs_here(how, monkeypatch):
+    """The spaces are those one process builds: the killed worker's pairs are built again here."""
+    alone = _spaces("rim-lock", "1", monkeypatch)
+    killed = _killing_workers(monkeypatch, how)
+    assert _spaces("rim-lock", "2", monkeypatch) == alone
+    assert killed and all(count >= 2 for count in killed)  # there were workers, and they died
+
+
+def test_the_command_line_never_shows_a_killed_worker(monkeypatch, capsys):
+    monkeypatch.setenv("CSPACE_CACHE", "off")
+    monkeypatch.setenv("CSPACE_WORKERS", "1")
+    assert main(["trace", str(fixture_path("rim-lock")), "--json"]) == 0
+    alone = capsys.readouterr()
+    _killing_workers(monkeypatch, "SIGKILL")
+    monkeypatch.setenv("CSPACE_WORKERS", "2")
+    assert main(["trace", str(fixture_path("rim-lock")), "--json"]) == 0
+    shared = capsys.readouterr()
+    assert alone.err == shared.err == "" and shared.out == alone.out
