@@ -30,6 +30,7 @@ from .pairs import interacting_pairs
 from .contact_curves import Shape
 from .pairspace import PairSpace, translation_pair_space
 from .rotation import Cell, RotationBuilder
+from .start import Settled, settle
 from .symmetry import Symmetry, drawn_order, order, sector, symmetry
 
 
@@ -37,8 +38,10 @@ from .symmetry import Symmetry, drawn_order, order, sector, symmetry
 class Analysis:
     """A mechanism made ready to trace.
 
-    ``initial`` is the configuration vector (coordinates in mechanism order) with
-    linkage outputs taken from their tables; ``timings`` holds seconds per stage.
+    ``initial`` is the configuration vector (coordinates in mechanism order) the trace
+    starts from: the drawn values, linkage outputs taken from their tables, and parts
+    drawn touching moved to where the pair spaces hold them (``settled`` says which and
+    how far: :mod:`cspace.start`); ``timings`` holds seconds per stage.
     """
 
     mechanism: Mechanism
@@ -46,6 +49,7 @@ class Analysis:
     pairs: tuple[PairSpace, ...]
     initial: np.ndarray
     timings: dict[str, float] = field(default_factory=dict)
+    settled: tuple[Settled, ...] = ()
 
     @property
     def constraining_pairs(self) -> tuple[PairSpace, ...]:
@@ -125,7 +129,8 @@ def analyze(mechanism: Mechanism) -> Analysis:
     timings["pair spaces"] = time.perf_counter() - start
 
     analysis = Analysis(mechanism, tables, spaces, initial, timings)
-    _check_initially_free(analysis)
+    analysis.initial, analysis.settled = settle(mechanism, analysis.constraining_pairs, initial,
+                                                _set_elsewhere(mechanism))
     _check_sticky_faces_meet(analysis)
     return analysis
 
@@ -428,21 +433,7 @@ def _layers_meet(slice_: Slice, other: Part) -> bool:
     return any(slice_.z[0] < s.z[1] and s.z[0] < slice_.z[1] for s in other.slices)
 
 
-def _check_initially_free(analysis: Analysis) -> None:
-    """The initial configuration must be free for the linearized shapes the tracer uses."""
-    mechanism = analysis.mechanism
-    tolerance = mechanism.tolerance
-    for pair in analysis.constraining_pairs:
-        values = np.array([analysis.initial[mechanism.coordinate_index[c]] for c in pair.coordinates])
-        if pair.regions_at(pair.point(values, wrap=True), tolerance.length):
-            continue
-        if any(mechanism.coordinate(c).is_angle for c in pair.coordinates):
-            why = (f"a pair with a turning part is free only from {tolerance.turning_gap:.3g} short of "
-                   f"touching (its blocked space is grown to bound the arc tolerance): start them touching "
-                   f"nothing, at least that far apart, or lower [tolerance] arc")
-        else:
-            why = (f"their linearized shapes overlap although the real shapes do not: they touch along "
-                   f"an arc, where linearization may add up to the arc tolerance {tolerance.arc:.3g}; move "
-                   f"them that far apart or lower [tolerance] arc")
-        raise ModelError(why, file=mechanism.source, where=f"parts {pair.part_a!r} and {pair.part_b!r}",
-                         field="initial configuration")
+def _set_elsewhere(mechanism: Mechanism) -> set[str]:
+    """Coordinates a drawn start may not be moved along: those an input drives or a linkage sets."""
+    driven = {name for motion in mechanism.inputs for name, _ in motion.velocities}
+    return driven | {c for linkage in mechanism.linkages for c in (linkage.input, linkage.output)}

@@ -158,11 +158,21 @@ def _fps(text: str) -> float:
 def _traced(path: str, until: float | None = None):
     """The trace of a mechanism file: the library (numpy, scipy, shapely) is imported here,
     when a command needs it, so that ``cspace --help`` starts as fast as Python does."""
-    from .analysis import analyze
-    from .loader import load
     from .tracer import trace
 
-    return trace(analyze(load(path)), until=until)
+    return trace(_analyzed(path), until=until)
+
+
+def _analyzed(path: str):
+    """The analysis of a mechanism file, saying on standard error where a part drawn
+    touching was moved to start (:mod:`cspace.start`)."""
+    from .analysis import analyze
+    from .loader import load
+
+    analysis = analyze(load(path))
+    for settled in analysis.settled:
+        print(f"cspace: note: {path}: {settled}", file=sys.stderr)
+    return analysis
 
 
 def _trace(args: argparse.Namespace) -> int:
@@ -211,12 +221,10 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .analysis import analyze
-    from .loader import load
     from .tracer import trace
 
-    mechanism = load(args.file)
-    analysis = analyze(mechanism)
+    analysis = _analyzed(args.file)
+    mechanism = analysis.mechanism
     result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
     regions = sum(len(p.geometry) for p in analysis.constraining_pairs)
     print(f"{args.file}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
@@ -257,12 +265,10 @@ def _plot_pair(args: argparse.Namespace) -> int:
     from viz.output import check_output
     from viz.pair_plot import FORMATS, find_pair, plot_pair
 
-    from .analysis import analyze
-    from .loader import load
     from .tracer import trace
 
     check_output(args.output, FORMATS, field="-o")
-    analysis = analyze(load(args.file))
+    analysis = _analyzed(args.file)
     find_pair(analysis, args.part_a, args.part_b)
     plot_pair(trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
     print(f"{args.output}: configuration space of {args.part_a}/{args.part_b}")

@@ -95,7 +95,9 @@ def summary(trace: Trace, segment: Segment) -> str:
 def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
     """The description as JSON: segments, how the trace ended, and optionally statistics.
 
-    Each segment also lists the irredundant constraints of the region it starts in.
+    Each segment also lists the irredundant constraints of the region it starts in. A
+    mechanism drawn touching, started a little apart (:mod:`cspace.start`), has ``start``:
+    each coordinate moved, from its drawn value to where the trace starts.
     """
     manager = ConstraintManager(trace.mechanism.tolerance.lp)
     diagram = RegionDiagram(trace.analysis)
@@ -116,6 +118,9 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
         "end": {"reason": trace.end_reason, "time": _clean(_end_time(trace))},
         "segments": segments,
     }
+    if trace.analysis.settled:  # parts drawn touching, moved to where the pair spaces hold them
+        document["start"] = [{"coordinate": s.coordinate, "drawn": _clean(s.drawn), "start": _clean(s.start),
+                              "parts": list(s.pair)} for s in trace.analysis.settled]
     if statistics is not None:
         document["statistics"] = statistics
     return laid_out(document) + "\n"

@@ -50,8 +50,9 @@ side, then the blocked space is grown by ``curve``. A pair-space angle is scaled
 part's radius (``angle_scale``), so a step of ``d`` in the pair space moves no point of
 either part more than ``sqrt(2) d``: real parts never overlap, and stop at most
 ``arc / 10 + 2 sqrt(2) curve`` (0.81 ``arc``, ``turning_gap``) short of touching. So
-they cannot start touching: the blocked space grown by ``curve`` holds a touching start.
-Such a start is refused, with the gap to leave.
+a start drawn touching lies in the blocked space grown by ``curve``: it is moved to the
+nearest configuration the pair spaces hold (:mod:`cspace.start`), by at most
+``support_probe``, the most linearization can stand between parts drawn touching.
 
 ``NOISE`` (1e-9, relative) is not a tolerance of the mechanism but of arithmetic: two
 computed times or angles that differ by less than this fraction are the same value

@@ -256,3 +256,15 @@ def test_the_command_line_starts_without_the_library():
             "assert callable(cspace.trace) and callable(cspace.describe)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_start_moved_from_the_drawing_is_said_on_stderr_and_in_json(tmp_path, capsys):
+    """The eccentric cam's follower drawn resting on the cam starts where the pair space
+    holds it: one note on standard error, and ``start`` in the JSON with the same numbers."""
+    path = tmp_path / "touching.toml"
+    path.write_text(fixture_path("eccentric-cam").read_text().replace("initial = 3.01", "initial = 3"))
+    status, out, err = run(["trace", str(path), "--json", "--until", "1"], capsys)
+    [start] = json.loads(out)["start"]
+    assert status == 0 and start["coordinate"] == "yf" and start["drawn"] == 3.0 and start["parts"] == ["cam", "follower"]
+    assert err == (f"cspace: note: {path}: yf moved +{start['start'] - 3:.3g} (from 3 to {start['start']:.6g}): "
+                   "parts 'cam' and 'follower' were drawn touching\n")

@@ -14,7 +14,7 @@ import shapely
 from shapely import affinity
 from shapely.geometry import Polygon, box
 
-from cspace import ModelError, TraceError, analyze, load, loads, trace
+from cspace import ModelError, TraceError, analyze, describe, load, loads, trace
 from cspace.checks import overlap_depth
 from cspace.contact_curves import Shape, place, rotation_intervals, translation_intervals
 from cspace.testing import Scene, replay
@@ -369,6 +369,23 @@ def test_the_eccentric_cams_follower_rides_its_sinusoid():
     assert len(result.segments) == 6  # lands, then rise, fall, rise, fall, rise: two turns
 
 
+def test_the_eccentric_cam_drawn_touching_starts_touching():
+    """The follower drawn resting on the cam (yf = 3, the way anyone draws it) starts a
+    little above, where the turning pair's grown blocked space leaves it, and rides the
+    sinusoid from the first instant; the rest of the description is the fixture's."""
+    drawn = fixture_path("eccentric-cam").read_text().replace("initial = 3.01", "initial = 3")
+    analysis = analyze(loads(drawn))
+    [moved] = analysis.settled
+    assert moved.coordinate == "yf" and 0 < moved.start - 3 <= analysis.mechanism.tolerance.support_probe
+    result = trace(analysis)
+    th, yf = _samples(result, ("th", "yf")).T
+    assert np.abs(yf - (3 + np.sin(th))).max() <= result.mechanism.tolerance.arc
+    assert replay(result) == []
+    fixture = describe(traced("eccentric-cam")).split("\n\n")
+    assert describe(result).split("\n\n")[1:] == [s.replace(f"segment {k + 2}:", f"segment {k + 1}:")
+                                                  for k, s in enumerate(fixture[1:])][1:]
+
+
 def test_the_lever_pushes_the_block_along_its_closed_form_and_leaves_it():
     result = traced("lever")
     a, xb = _samples(result, ("a", "xb")).T
@@ -530,20 +547,35 @@ direction = 1
 """
 
 
-def test_a_turning_pair_drawn_touching_is_refused_with_the_gap_to_leave():
-    """A turning pair's blocked space is grown to bound its arc tolerance, so a touching start
-    lies in it: refused, naming both parts and the gap; started that far apart, it traces and
-    the torque closes the gap."""
-    with pytest.raises(ModelError, match=r"parts 'frame' and 'bar'.*free only from ([0-9.e-]+) short of touching"):
-        analyze(loads(RESTING_BAR.format(top=0.5)))
-    gap = loads(RESTING_BAR.format(top=0.5)).tolerance.turning_gap
-    top = 0.5 + 1.5 * gap
-    result = trace(analyze(loads(RESTING_BAR.format(top=top))))
-    turned = float(result.segments[-1].finish[0])
-    # The bar's top face (0.5 from the pivot) meets the stop's far corner (4, top) first.
-    meets = math.acos(0.5 / math.hypot(4, top)) - math.atan2(4, top)
-    assert meets - gap / 4 - 1e-9 <= turned <= meets + 1e-9
+def test_a_turning_pair_drawn_touching_starts_touching():
+    """A bar drawn resting on a stop (its top face, 0.5 from the pivot, on the stop's
+    bottom): the turning pair's blocked space is grown to bound its arc tolerance, so the
+    drawn start lies in it. The bar (loaded by a torque, driven by no input) starts where
+    the pair space holds it, turned back by no more than the gap the growth can leave
+    (``turning_gap`` over its reach), the move reported; the torque keeps it there. Drawn
+    that far apart, it traces to the same place (the torque closes the gap)."""
+    touching = analyze(loads(RESTING_BAR.format(top=0.5)))
+    reach = math.hypot(5, 0.5)
+    gap = touching.mechanism.tolerance.turning_gap
+    [moved] = touching.settled
+    assert (moved.coordinate, moved.drawn, moved.pair) == ("t", 0.0, ("frame", "bar"))
+    assert -gap / reach <= moved.start < 0
+    result = trace(touching)
     assert replay(result) == []
+    apart = trace(analyze(loads(RESTING_BAR.format(top=0.5 + 1.5 * gap))))
+    assert analyze(loads(RESTING_BAR.format(top=0.5 + 1.5 * gap))).settled == ()
+    # The bar's top face (0.5 from the pivot) meets the stop's far corner (4, top) first.
+    assert result.segments == []  # nothing moves: the torque holds the bar on the stop
+    for top, turned in ((0.5, touching.initial[0]), (0.5 + 1.5 * gap, float(apart.segments[-1].finish[0]))):
+        meets = math.acos(0.5 / math.hypot(4, top)) - math.atan2(4, top)
+        assert meets - gap / 4 - 1e-9 <= turned <= meets + 1e-9
+
+
+def test_a_turning_pair_that_really_overlaps_is_refused():
+    """Drawn overlapping by more than any growth can explain, the start is refused, naming
+    the pair (by the real shapes' overlap check, before any pair space is built)."""
+    with pytest.raises(ModelError, match=r"parts 'frame' and 'bar'.*initial configuration"):
+        analyze(loads(RESTING_BAR.format(top=0.45)))
 
 
 def _slide_release_errors(seed: int) -> list[str]:
