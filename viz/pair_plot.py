@@ -187,7 +187,7 @@ def _label(axes: Axes, pair: PairSpace | None, spots: list[Spot], path: np.ndarr
     left_out = len(place_labels(axes, spots, path, fontsize=9, color=LABEL))
     if left_out:
         note = _note(axes, "")
-        if pair is not None and pair.periods:
+        if pair is None or pair.periods:  # the path may run along any edge: a turn's, or the shift's limits
             _clear_corner(axes, note, path, left_out + 1, noun)
         # The note goes where the labels are already; labels under it give way to it.
         for label in axes.texts[placed:-1]:
