@@ -70,23 +70,35 @@ def check_facets(mechanism: Mechanism) -> None:
                          f"raise it", where="tolerance", field="arc")
 
 
+NESTING = ("profiles of a slice may touch or nest (nested ones are holes and islands by turns) but not cross "
+           "or coincide: draw their union as one profile")
+
+
 def _check_no_crossing(part: Part, index: int, tolerance: Tolerance) -> None:
-    """Profiles of a slice may be apart, touch, or nest (a nested profile is a hole); two whose
-    outlines cross are ambiguous (which is material, which a hole?), so they are refused."""
+    """Profiles of a slice may be apart, touch, or nest (nesting alternates: a profile in an
+    outline is a hole, one in a hole an island of material, and so on to any depth:
+    :func:`cspace.geometry.nesting_depths`). Two whose outlines cross are ambiguous (which
+    is material, which a hole?), and so are two that coincide (is the second a hole the
+    size of the first, leaving nothing?): both are refused."""
     profiles = part.slices[index].profiles
     if len(profiles) < 2:
         return
     near = profiles[0].elements[0].start  # relative to the slice: intersections far out cancel
     polygons = [shapely.Polygon(profile.ring(origin=near)) for profile in profiles]
     tree = shapely.STRtree(polygons)
+    where = {"where": f"part {part.name!r}", "field": f"slices[{index}].profiles"}
     for i, k in sorted(zip(*tree.query(polygons, predicate="overlaps"))):
         # Profiles drawn to touch (a lip on a slope) may overlap by float noise: not a crossing.
         if i < k and overlap_depth(polygons[i], polygons[k], tolerance.quantum) > tolerance.length:
-            where = polygons[i].intersection(polygons[k]).representative_point()
-            x, y = where.x + near[0], where.y + near[1]
-            raise GeometryError(f"profiles {i} and {k} cross near ({x:.6g}, {y:.6g}); profiles of a "
-                                "slice may touch or nest (a nested one is a hole) but not cross: draw their "
-                                "union as one profile", where=f"part {part.name!r}", field=f"slices[{index}].profiles")
+            point = polygons[i].intersection(polygons[k]).representative_point()
+            x, y = point.x + near[0], point.y + near[1]
+            raise GeometryError(f"profiles {i} and {k} cross near ({x:.6g}, {y:.6g}); {NESTING}", **where)
+    inside = set(zip(*(found.tolist() for found in tree.query(polygons, predicate="contains"))))
+    for i, k in sorted(inside):
+        if i < k and (k, i) in inside:
+            x, y = profiles[i].elements[0].start
+            raise GeometryError(f"profiles {i} and {k} coincide (both through ({x:.6g}, {y:.6g})); {NESTING}",
+                                **where)
 
 
 def part_geometry(part: Part, slice_index: int, origin: tuple[float, float] = (0.0, 0.0)) -> BaseGeometry:

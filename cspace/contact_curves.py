@@ -13,7 +13,7 @@ Each is a root of a linear or quadratic equation in ``v`` (translation), or of
 ``alpha cos v + beta sin v = gamma`` (rotation). A root counts when the contact point
 lies on both edges. Between two consecutive roots nothing changes, so the overlap is
 followed root by root with a count: the vertices of each part inside the other's
-material (winding numbers: holes subtract) plus the crossings of their edges. Two parts
+material (winding numbers: holes subtract, islands in them add) plus the crossings of their edges. Two parts
 overlap exactly when the count is positive, and a root changes it by what happens there
 alone: a vertex goes in or out (one) and each of its two edges starts or stops crossing
 the other edge; at a tangency two crossings appear or go. A translation starts from no
@@ -34,6 +34,8 @@ from functools import cached_property
 
 import numpy as np
 import shapely
+
+from .geometry import even_odd, nesting_depths
 
 Label = tuple[tuple[str, ...], tuple[str, ...]]
 NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
@@ -323,20 +325,19 @@ FINE = 1e-6  # direct tests flatten a shape's arcs within this fraction of its s
 
 
 def _material(vertices: np.ndarray, following: np.ndarray, bends: np.ndarray, sizes: list[int]) -> shapely.Geometry:
-    """The rings' material, arcs flattened outward within FINE of the shape's size, holes subtracted."""
+    """The rings' material, arcs flattened outward within FINE of the shape's size; nesting
+    alternates (holes, islands in holes, ...: :func:`cspace.geometry.nesting_depths`)."""
     size = float(np.ptp(vertices, axis=0).max()) if len(vertices) else 1.0
-    polygons, holes, start = [], [], 0
+    polygons, start = [], 0
     for n in sizes:
         points = []
         for i in range(start, start + n):
             points.append(vertices[i])
             if bends[i, 2]:
                 points.extend(_flattened(vertices[i], vertices[following[i]], bends[i, :2], bends[i, 2], FINE * size))
-        ring = np.array(points)
-        (polygons if _area(ring) > 0 else holes).append(shapely.Polygon(ring))
+        polygons.append(shapely.Polygon(np.array(points)))
         start += n
-    material = shapely.union_all(polygons)
-    return material.difference(shapely.union_all(holes)) if holes else material
+    return even_odd(polygons, nesting_depths(polygons))
 
 
 def _flattened(p: np.ndarray, q: np.ndarray, center: np.ndarray, radius: float, deviation: float) -> list:

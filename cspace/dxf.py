@@ -37,8 +37,8 @@ stops is a gap, one where three or more meet a branch: both are errors naming th
 position.
 
 **Loops and faces.** Each loop is one :class:`~cspace.geometry.Profile`; several loops
-on a layer are several profiles of the slice (a loop inside another is a hole, as for
-any profile). Loops come in the order of their first entity in the file; a loop starts
+on a layer are several profiles of the slice (a loop inside another is a hole, one inside
+that an island of material, and so on, as for any profile: nesting alternates). Loops come in the order of their first entity in the file; a loop starts
 at that entity and runs in its drawn direction (a circle counterclockwise from its
 rightmost point). Faces are named ``e0``, ``e1``, ... in that order, numbered on across
 the loops of the layer, one per line, arc, circle or polyline segment; a profile

@@ -4,7 +4,8 @@ A profile is a closed loop of elements. Each element is a *face* of the part (it
 side surface in 2.5D) and carries a face name; the point where two elements meet is
 a *corner*, named after its two faces (``"top+left"``). Profiles are oriented so the
 material lies on the left of the direction of travel: outer boundaries run
-counterclockwise, holes clockwise.
+counterclockwise, holes clockwise, islands in holes counterclockwise again (nesting
+alternates to any depth: :func:`nesting_depths`).
 
 Arcs are linearized *outward* (see :mod:`cspace.tolerance`): the polygon contains
 the true material, so a configuration that is free for the polygons is free for the
@@ -14,7 +15,7 @@ real parts.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -318,34 +319,71 @@ def check_profile(profile: Profile, length_tolerance: float) -> None:
 def orient(profiles: Iterable[Profile]) -> tuple[Profile, ...]:
     """Orient each profile so the material is on its left.
 
-    A profile nested inside an odd number of other profiles is a hole.
+    Nesting alternates (:func:`nesting_depths`): a profile inside an even number of
+    others (an outline, an island in a hole, ...) runs counterclockwise, one inside an
+    odd number (a hole, a hole in an island, ...) clockwise.
     """
     profiles = list(profiles)
     near = profiles[0].elements[0].start if profiles else (0.0, 0.0)  # areas relative to the slice
-    polygons = [Polygon(p.ring(origin=near)) for p in profiles]
+    depths = nesting_depths([Polygon(p.ring(origin=near)) for p in profiles])
     oriented = []
-    for i, profile in enumerate(profiles):
-        probe = polygons[i].representative_point()
-        depth = sum(1 for j, other in enumerate(polygons) if j != i and other.contains(probe)
-                    and other.area > polygons[i].area)
+    for profile, depth in zip(profiles, depths):
         want_ccw = depth % 2 == 0
         is_ccw = profile.signed_area() > 0
         oriented.append(profile if is_ccw == want_ccw else profile.reversed())
     return tuple(oriented)
 
 
+def nesting_depths(polygons: Sequence[Polygon]) -> list[int]:
+    """How many of the other polygons each one lies inside: its nesting depth.
+
+    The material of a slice alternates with depth, to any depth (the even-odd rule, as
+    SVG's ``fill-rule: evenodd`` draws it): inside an outline (depth 0) is material,
+    inside a hole in it (1) empty, inside an island in that hole (2) material again, and
+    so on. Profiles of a slice never cross (:mod:`cspace.checks` refuses them), so one
+    lies inside another exactly when a point inside it does; the larger area decides
+    between two that coincide, so neither counts the other.
+    """
+    count = len(polygons)
+    depths = [0] * count
+    if count < 2:
+        return depths
+    areas = shapely.area(polygons)
+    probes = [polygon.representative_point() for polygon in polygons]
+    inner, outer = shapely.STRtree(polygons).query(probes, predicate="within")
+    for i, j in zip(inner.tolist(), outer.tolist()):
+        if i != j and areas[j] > areas[i]:
+            depths[i] += 1
+    return depths
+
+
+def even_odd(polygons: Sequence[Polygon], depths: Sequence[int]) -> Polygon | MultiPolygon:
+    """The material bounded by nested outlines of the given depths: what lies inside an
+    odd number of them. Taken layer by layer, each even depth's union less the next
+    (odd) depth's, so outlines of one depth that touch or overlap by rounding join as
+    they are drawn: the union of ``L0 - L1``, ``L2 - L3``, ... where ``Ld`` is the union
+    of the polygons of depth ``d``.
+    """
+    layers: dict[int, list[Polygon]] = {}
+    for polygon, depth in zip(polygons, depths):
+        layers.setdefault(depth, []).append(polygon)
+    pieces = []
+    for depth in range(0, max(layers, default=-1) + 1, 2):
+        solid = shapely.union_all(layers[depth]) if depth in layers else Polygon()
+        if depth + 1 in layers:
+            solid = solid.difference(shapely.union_all(layers[depth + 1]))
+        pieces.append(solid)
+    if len(pieces) == 1:
+        return pieces[0]
+    return shapely.union_all(pieces) if pieces else Polygon()
+
+
 def region_of(profiles: Iterable[Profile], tolerance: float | None = None,
               origin: Point = (0.0, 0.0)) -> Polygon | MultiPolygon:
     """The material enclosed by profiles, as one shapely geometry relative to ``origin``
-    (nested profiles are holes)."""
-    outers, holes = [], []
-    for profile in orient(profiles):
-        ring = profile.ring(tolerance, origin)
-        (outers if profile.signed_area() > 0 else holes).append(Polygon(ring))
-    area = shapely.union_all(outers) if outers else Polygon()
-    if holes:
-        area = area.difference(shapely.union_all(holes))
-    return area
+    (nesting alternates: holes, islands in holes, holes in islands: :func:`nesting_depths`)."""
+    polygons = [Polygon(profile.ring(tolerance, origin)) for profile in orient(profiles)]
+    return even_odd(polygons, nesting_depths(polygons))
 
 
 def _validity(reason: str) -> str:

@@ -12,7 +12,9 @@ from above (a pin dropping into a plate), so the holes of a part in a pair with 
 that shifts are kept, as are those of linkage members and of the parts they meet.
 
 A hole is a profile nested in an odd number of others (:func:`cspace.geometry.orient`);
-filling it drops it with everything nested in it (islands in it are material anyway).
+filling it drops it with everything nested in it (islands in it are material anyway). A
+hole whose outline touches another profile's (a notch cut from an island's top, a slot
+from a plate's edge, two holes side by side) is open: it is kept.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def _filled(mechanism: Mechanism, part: Part, index: int, others: list[Part], va
     rings = [Polygon(profile.ring(origin=origin)) for profile in slice_.profiles]
     inside = [{j for j, other in enumerate(rings) if j != i and other.contains(ring.representative_point())
                and other.area > ring.area} for i, ring in enumerate(rings)]
-    holes = [i for i, around in enumerate(inside) if len(around) % 2 == 1]
+    holes = [i for i, around in enumerate(inside) if len(around) % 2 == 1 and _closed(i, rings, inside, mechanism)]
     if not holes:
         return slice_
     nearby = [posed(mechanism, other, k, values) for other in others
@@ -82,3 +84,13 @@ def _filled(mechanism: Mechanism, part: Part, index: int, others: list[Part], va
     if not dropped:
         return slice_
     return replace(slice_, profiles=tuple(p for i, p in enumerate(slice_.profiles) if i not in dropped))
+
+
+def _closed(hole: int, rings: list[Polygon], inside: list[set[int]], mechanism: Mechanism) -> bool:
+    """Is the hole closed off by material all round: its outline within the length
+    tolerance of no other profile's but those nested in it? A hole drawn touching the
+    profile it lies in (a notch cut from an island's top, a slot from a plate's edge) or
+    a neighbouring hole opens into that one, and a part may come in through the opening."""
+    gap = mechanism.tolerance.length
+    return not any(shapely.dwithin(rings[hole].exterior, ring.exterior, gap)
+                   for j, ring in enumerate(rings) if j != hole and hole not in inside[j])

@@ -27,7 +27,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.polygon import orient as orient_polygon
 
-from .geometry import Polyline
+from .geometry import Polyline, even_odd, nesting_depths
 
 IntPoint = tuple[int, int]
 SEARCHED = 32  # pieces with at least this many vertices find their extreme vertex by bisection
@@ -179,19 +179,24 @@ class Outline:
 
 def _material(polylines: Iterable[Polyline], quantum: float, flat: float) -> tuple[list[Polygon], _FaceIndex]:
     """The slice's material on the grid, as counterclockwise polygons with holes, and the
-    faces of its outline by edge."""
+    faces of its outline by edge.
+
+    Nesting alternates (:func:`cspace.geometry.nesting_depths`): an island in a hole is
+    material, a hole in it empty, to any depth. The outlines of material (even depths)
+    are snapped together where drawn touching (:func:`_touching`)."""
     edge_face = _FaceIndex(flat)
-    outers, holes = [], []
+    rings = []
     for polyline in polylines:
         points = [(round(x / quantum), round(y / quantum)) for x, y in polyline.vertices]
         n = len(points)
         for i, point in enumerate(points):
             edge_face.add(point, points[(i + 1) % n], polyline.edge_features[i].name)
-        cleaned = _dedupe(points)
-        (outers if _area2(cleaned) > 0 else holes).append(cleaned)
-    material = shapely.union_all(_touching([Polygon(o) for o in outers], flat))
-    if holes:
-        material = material.difference(shapely.union_all([Polygon(h) for h in holes]))
+        rings.append(Polygon(_dedupe(points)))
+    depths = nesting_depths(rings)
+    solid = [k for k, depth in enumerate(depths) if depth % 2 == 0]
+    for k, polygon in zip(solid, _touching([rings[k] for k in solid], flat)):
+        rings[k] = polygon
+    material = even_odd(rings, depths)
     polygons = [orient_polygon(p) for p in getattr(material, "geoms", [material]) if not p.is_empty]
     return polygons, edge_face
 

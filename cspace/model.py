@@ -29,10 +29,11 @@ MOTIONS = (FIXED, FIXED_AXES, LINKAGE)
 
 @dataclass(frozen=True)
 class Slice:
-    """A z-interval times closed profiles (outer boundaries and holes).
+    """A z-interval times closed profiles (outer boundaries, holes, islands in holes: nesting
+    alternates, :func:`cspace.geometry.nesting_depths`).
 
-    Profiles may be drawn either way round; ``oriented`` has them with the material
-    on the left (outlines counterclockwise, holes clockwise), as geometry needs them.
+    Profiles may be drawn either way round; ``oriented`` has them with the material on
+    the left (outlines and islands counterclockwise, holes clockwise), as geometry needs them.
 
     >>> Slice((0, 1), (Profile.rectangle(0, 0, 4, 2).reversed(),)).oriented[0].signed_area()
     8.0

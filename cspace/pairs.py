@@ -94,7 +94,7 @@ def swept_region(mechanism: Mechanism, part: Part) -> BaseGeometry | None:
     """
     if not _drawn(mechanism, part):
         return None
-    material = region_of([p for s in part.slices for p in s.profiles], mechanism.tolerance.arc)
+    material = shapely.union_all([region_of(s.profiles, mechanism.tolerance.arc) for s in part.slices])
     if part.motion == FIXED:
         return material
     turn = mechanism.coordinate(part.coordinates[0])

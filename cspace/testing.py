@@ -13,6 +13,7 @@ face itself. :func:`assert_traces_equal` compares two traces' reports byte for b
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import zip_longest
 
@@ -24,7 +25,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from .checks import overlap_depth
-from .geometry import Line, region_of
+from .geometry import Line, Profile
 from .layers import z_offset
 from .model import LINKAGE, Mechanism
 from .pairspace import Contact
@@ -68,6 +69,18 @@ class Violation:
         return f"{self.kind} of {' and '.join(self.parts)} by {self.amount:.3g} {when}"
 
 
+def material(profiles: Iterable[Profile], tolerance: float | None = None,
+             origin: tuple[float, float] = (0.0, 0.0)) -> BaseGeometry:
+    """A slice's real material by the even-odd rule, from its raw profiles and nothing the
+    simulator computes: the points inside an odd number of them (an outline's inside, not a
+    hole in it, an island in that hole again, to any depth), the profiles' polygons taken
+    together by symmetric difference."""
+    shape = shapely.Polygon()
+    for profile in profiles:
+        shape = shapely.symmetric_difference(shape, shapely.Polygon(profile.ring(tolerance, origin)))
+    return shape
+
+
 class Scene:
     """The real shapes of a mechanism's parts (arcs far finer than the tracer's), placed
     at coordinate values with their own posing from the model's axes and pivots."""
@@ -77,7 +90,7 @@ class Scene:
         self.origin = mechanism.origin  # shapes relative to it: far-out parts keep their precision
         self.grid = mechanism.tolerance.quantum  # overlays snap-round to it (robust; see overlap_depth)
         fine = mechanism.tolerance.arc * FINE
-        self.base = {(part.name, k): region_of(slice_.profiles, fine, self.origin)
+        self.base = {(part.name, k): material(slice_.profiles, fine, self.origin)
                      for part in mechanism.parts if part.motion != LINKAGE
                      for k, slice_ in enumerate(part.slices)}
 
@@ -268,7 +281,7 @@ def _reach(mechanism: Mechanism, rotation) -> float:
     """Largest distance from a rotation's pivot to a point of its part (its local frame)."""
     part = mechanism.part(rotation.part)
     ox, oy = mechanism.origin
-    shape = region_of([p for s in part.slices for p in s.profiles], origin=(ox, oy))
+    shape = shapely.union_all([material(s.profiles, origin=(ox, oy)) for s in part.slices])
     pivot = shapely.Point(rotation.pivot[0] - ox, rotation.pivot[1] - oy)
     return max(pivot.hausdorff_distance(shape), mechanism.tolerance.length)
 

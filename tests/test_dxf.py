@@ -12,7 +12,7 @@ import pytest
 import shapely
 from ezdxf.math import bulge_to_arc
 
-from cspace import load, loads
+from cspace import analyze, load, loads, trace
 from cspace.dxf import MM_PER_UNIT, layer_profiles, mm_per_unit, read_profiles
 from cspace.errors import DxfError, ModelError
 from cspace.geometry import Arc, Line, region_of
@@ -456,3 +456,58 @@ def test_a_bulge_whose_arc_no_mechanism_holds_is_one_line_naming_the_entity(tmp_
     assert err.startswith(f"cspace: error: {mechanism}: part 'plate': slices[0].profiles[0]: plate.dxf: layer "
                           "'plate': LWPOLYLINE #")
     assert " segment 1 (bulge " in err and "is an arc " in err
+
+
+# -- loops nested in loops -------------------------------------------------------------------------
+
+POCKET = """
+[mechanism]
+name = "pocket"
+time = 5
+
+[[parts]]
+name = "plate"
+motion = "fixed"
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [ { dxf = "plate.dxf", layer = "plate" } ]
+
+[[parts]]
+name = "block"
+motion = "fixed-axes"
+coordinates = [ { name = "y", axis = [0, 1], initial = 0 } ]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [ { rect = [-2, 0, 2, 3] } ]
+
+[[forces]]
+kind = "gravity"
+coordinate = "y"
+direction = -1
+"""
+
+
+def test_a_block_lands_on_an_island_drawn_in_a_pocket(tmp_path):
+    """A plate drawn as three loops on one layer: its outline (LINEs), a pocket inside it (a
+    closed LWPOLYLINE, floor at y = -20) and an island inside the pocket (a closed
+    LWPOLYLINE drawn clockwise, its top at y = -5). Nesting alternates, so the island is
+    material: the block falling from y = 0 lands on it at y = -5 (it fell to the pocket's
+    floor, -20, when a loop in a hole was a hole too); the replay, which builds the
+    material from the loops itself, finds no overlap."""
+    doc, msp = drawing()
+    outline = [(-30, -25), (30, -25), (30, 20), (-30, 20)]
+    for start, end in zip(outline, outline[1:] + outline[:1]):
+        msp.add_line(start, end, dxfattribs={"layer": "plate"})
+    msp.add_lwpolyline([(-20, -20), (20, -20), (20, 15), (-20, 15)], close=True, dxfattribs={"layer": "plate"})
+    msp.add_lwpolyline([(-10, -12), (-10, -5), (10, -5), (10, -12)], close=True, dxfattribs={"layer": "plate"})
+    write(doc, tmp_path, "plate.dxf")
+    mechanism = tmp_path / "m.toml"
+    mechanism.write_text(POCKET)
+    loaded = load(mechanism)
+    assert len(loaded.part("plate").slices[0].profiles) == 3
+    assert region_of(loaded.part("plate").slices[0].profiles).area == pytest.approx(60 * 45 - 40 * 35 + 20 * 7)
+    result = trace(analyze(loaded))
+    assert result.segments[-1].finish[0] == pytest.approx(-5.0, abs=loaded.tolerance.length)
+    assert replay(result) == []

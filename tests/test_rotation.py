@@ -33,10 +33,13 @@ def _shape(polygon: Polygon) -> Shape:
 
 
 def _random_polygon(rng, n: int, centre, radius: float) -> Polygon:
-    """A star-shaped polygon (concave in general) about ``centre``."""
+    """A star-shaped polygon (concave in general) about ``centre``; its convex hull where its
+    points, all within half a turn of each other, would make it cross itself (no part's
+    outline does: the loader refuses it)."""
     angles = np.sort(rng.uniform(0, 2 * np.pi, n))
     radii = radius * rng.uniform(0.4, 1.0, n)
-    return Polygon(np.stack([centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)], 1))
+    polygon = Polygon(np.stack([centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)], 1))
+    return polygon if polygon.is_valid else polygon.convex_hull
 
 
 def _rectilinear(rng, count: int) -> Polygon:

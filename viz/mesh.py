@@ -1,8 +1,8 @@
 """Part meshes as plain arrays: vertices, cap triangles and side quadrangles per part.
 
 A slice is its profiles extruded from ``z0`` to ``z1``: a bottom and a top cap (the
-slice's area cut into triangles, holes left open) and one quadrangle per linearized
-profile edge for the sides. Arcs are linearized outward within the mechanism's arc
+slice's area cut into triangles, holes left open and islands in them capped: nesting
+alternates) and one quadrangle per linearized profile edge for the sides. Arcs are linearized outward within the mechanism's arc
 tolerance, exactly as the tracer sees them, so parts drawn in contact touch. Meshes
 are in the part's local frame, built once, and placed per snapshot by the part's
 transform (:func:`posed`). No renderer is needed here.
@@ -21,7 +21,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from cspace.geometry import Point
+from cspace.geometry import Point, nesting_depths
 from cspace.model import Mechanism, Part, Slice
 
 
@@ -90,14 +90,13 @@ def bounds(points: np.ndarray) -> tuple[float, float, float, float, float, float
 
 def _slice_mesh(slice_: Slice, tolerance: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     loops = [list(p.polyline(tolerance).vertices) for p in slice_.oriented]
-    outline = [p.signed_area() > 0 for p in slice_.oriented]
     points = [pt for loop in loops for pt in loop]
     index = {pt: i for i, pt in reversed(list(enumerate(points)))}
     n = len(points)
     z0, z1 = slice_.z
     flat = np.asarray(points, float)
     vertices = np.vstack([np.column_stack([flat, np.full(n, z0)]), np.column_stack([flat, np.full(n, z1)])])
-    caps = [triangle for polygon in _polygons(loops, outline) for triangle in _triangulate(polygon, index)]
+    caps = [triangle for polygon in _polygons(loops) for triangle in _triangulate(polygon, index)]
     top = np.array(caps, np.int64).reshape(-1, 3) + n
     bottom = np.array(caps, np.int64).reshape(-1, 3)[:, ::-1]
     sides = []
@@ -110,17 +109,20 @@ def _slice_mesh(slice_: Slice, tolerance: float) -> tuple[np.ndarray, np.ndarray
     return vertices, np.vstack([bottom, top]), np.array(sides, np.int64).reshape(-1, 4)
 
 
-def _polygons(loops: Sequence[list[Point]], outline: Sequence[bool]) -> list[Polygon]:
-    """One polygon per outline, with the holes that lie directly inside it."""
-    shells = {i: Polygon(loop) for i, loop in enumerate(loops) if outline[i]}
-    holes: dict[int, list[list[Point]]] = {i: [] for i in shells}
+def _polygons(loops: Sequence[list[Point]]) -> list[Polygon]:
+    """One polygon per loop of material (even nesting depth: an outline, an island in a
+    hole, ...), with the holes that lie directly inside it (one deeper): nesting
+    alternates, as the tracer and the SVG's even-odd fill have it."""
+    rings = [Polygon(loop) for loop in loops]
+    depths = nesting_depths(rings)
+    holes: dict[int, list[list[Point]]] = {i: [] for i, depth in enumerate(depths) if depth % 2 == 0}
     for i, loop in enumerate(loops):
-        if outline[i]:
+        if depths[i] % 2 == 0:
             continue
-        probe = Polygon(loop).representative_point()
-        around = [k for k, shell in shells.items() if shell.contains(probe)]
-        holes[min(around, key=lambda k: shells[k].area)].append(loop)
-    return [Polygon(loops[i], holes[i]) for i in shells]
+        probe = rings[i].representative_point()
+        parent = next(k for k in holes if depths[k] == depths[i] - 1 and rings[k].contains(probe))
+        holes[parent].append(loop)
+    return [Polygon(loops[i], holes[i]) for i in holes]
 
 
 def _triangulate(polygon: Polygon, index: dict[Point, int]) -> list[tuple[int, int, int]]:

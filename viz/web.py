@@ -262,7 +262,9 @@ def _part_group(index: int, name: str, slices: list[list[np.ndarray]], series: d
 
 
 def _path_data(loops: list[np.ndarray], places: int) -> str:
-    """SVG path data of closed loops (even-odd filling makes holes of the nested ones)."""
+    """SVG path data of closed loops. Filled even-odd, nesting alternates as it does for the
+    tracer (:func:`cspace.geometry.nesting_depths`): a loop in a hole is an island, drawn
+    solid, a loop in that a hole again."""
     parts = []
     for loop in loops:
         points = " ".join(f"{_num(px, places)} {_num(py, places)}" for px, py in loop)
