@@ -19,7 +19,9 @@ way or both against a pawl pressed on by a torque or a rack under a spring; and 
 *released rotation*, a bar on a pivot loaded by a torque, held by a stop that slides
 off, retracts askew or turns away (a latch), with its closed-form release time and end
 (:class:`TurningRelease`). A part that shifts along z: a spring-loaded *pin* driven
-under a plate with holes, rising into the first it fits (:class:`PinCase`). Each
+under a plate with holes, rising into the first it fits (:class:`PinCase`). Nested
+profiles: a block or a follower that must stop on the innermost material of a plate, a
+pocket, an island in it and a well in that, up to three deep (:class:`NestCase`). Each
 generator's docstring gives its parameter ranges.
 
 Every random choice goes through a :class:`Draw`, so hypothesis can drive the same
@@ -105,7 +107,8 @@ def hostile_inputs() -> dict[str, tuple[bytes, str]]:
 TRANSLATING = ("stack", "row", "release")
 ROTATING = ("cam", "lever", "wheel", "released-rotation")
 SHIFTING = ("pin",)
-FAMILIES = TRANSLATING + ROTATING + SHIFTING
+NESTED = ("nested",)
+FAMILIES = TRANSLATING + ROTATING + SHIFTING + NESTED
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ class Generated:
 
     family: str
     text: str
-    expected: ReleaseCase | TurningRelease | PinCase | None = None
+    expected: ReleaseCase | TurningRelease | PinCase | NestCase | None = None
 
     def __repr__(self) -> str:
         return f"Generated({self.family!r}, {self.expected!r})"
@@ -133,6 +136,9 @@ def generate(draw: Draw, families: Sequence[str] = FAMILIES) -> Generated:
     if family == "pin":
         case = pin(draw)
         return Generated(f"pin:{case.shape}", case.text, case)
+    if family == "nested":
+        nest = nested(draw)
+        return Generated(f"nested:{nest.kind}", nest.text, nest)
     if family in TURNING_GENERATORS:
         variant, text = TURNING_GENERATORS[family](draw)
         return Generated(f"{family}:{variant}", text)
@@ -1087,6 +1093,8 @@ def closed_form_errors(trace, case) -> list[str]:
         return turning_release_errors(trace, case)
     if isinstance(case, PinCase):
         return pin_errors(trace, case)
+    if isinstance(case, NestCase):
+        return nested_errors(trace, case)
     from .testing import release_errors
 
     return release_errors(trace, case)
@@ -1174,4 +1182,189 @@ def pin_errors(trace, case: PinCase) -> list[str]:
         errors.append(f"the pin ended {where}, not against the hole's wall at {case.stop:.6g}")
     if case.stop is not None and trace.end_reason != "input blocked":
         errors.append(f"the trace ended {trace.end_reason!r}, not blocked by the hole's wall")
+    return errors
+
+
+# -- nesting: islands in holes, holes in islands ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NestCase:
+    """A part that must stop against the innermost material of a nest: a plate, a pocket
+    in it (a hole), an island in the pocket (material again) and, three deep, a well in
+    the island (a hole again, open at the island's face or closed inside it).
+
+    ``kind`` is ``block`` (a block moves onto the fixed nest), ``nest`` (the nest moves
+    onto a fixed block: its own island meets it) or ``cam`` (a disk turns, the nest in it:
+    a slot, an off-centre circular island in the slot; a follower rides the island). For
+    a translation ``final`` is where ``coordinate`` ends; for the cam the island (its
+    ``centre`` and ``radius`` at th = 0) turns under a follower moving along ``axis``,
+    whose face starts at ``face`` along it (:func:`nested_errors`)."""
+
+    text: str
+    kind: str
+    depth: int
+    coordinate: str
+    final: float = 0.0
+    centre: tuple[float, float] = (0.0, 0.0)
+    axis: tuple[float, float] = (1.0, 0.0)
+    radius: float = 0.0
+    face: float = 0.0
+
+    def __repr__(self) -> str:
+        return f"NestCase({self.kind!r}, depth={self.depth}, final={self.final!r})"
+
+
+def nested(draw: Draw) -> NestCase:
+    """A nest three or four profiles deep (:class:`NestCase`), a translating block or nest
+    (three in four) or a turning disk (:func:`_nested_cam`)."""
+    if draw.integer(0, 3) == 0:
+        return _nested_cam(draw)
+    return _nested_block(draw)
+
+
+def _nested_block(draw: Draw) -> NestCase:
+    """Drawn upright, then turned a quarter turn 0-3 times: a pocket 20-32 wide (floor
+    2-4 below the island), an island 6 or more wide with its top 4-10 above its bottom,
+    in two of three cases a well in it 1.5-6 wide (open at the island's top, or closed
+    inside it), and a block 0.8-3 wide and 1-3 tall, 0.5-5 above the island, at least half
+    over it (often wholly over the well when it fits). The block falls (a spring along the
+    axis) and lands on the island's top or the well's floor; or the nest rises onto the
+    fixed block. Profiles are drawn either way round, in any order."""
+    half = draw.number(10.0, 16.0)
+    floor = round(-25.0 + draw.number(0.0, 3.0), 3)
+    top = 15.0
+    left, right = draw.number(-half + 2, -3.0), draw.number(3.0, half - 2)
+    bottom = round(floor + draw.number(2.0, 4.0), 3)
+    summit = round(bottom + draw.number(4.0, 10.0), 3)
+    profiles = [("plate", (-half - 4, floor - 4, half + 4, top + 4)), ("pocket", (-half, floor, half, top)),
+                ("island", (left, bottom, right, summit))]
+    well = None
+    if draw.integer(0, 2):
+        width = min(draw.number(1.5, 6.0), right - left - 2)
+        start = draw.number(left + 1, right - 1 - width)
+        opening = draw.choice(("open", "closed"))
+        depth = draw.number(1.0, summit - bottom - 1.5)
+        well = (round(start, 3), round(summit - depth, 3), round(start + width, 3),
+                summit if opening == "open" else round(summit - 0.5, 3))
+        profiles.append(("well", well))
+    width = draw.number(0.8, 3.0)
+    into = well is not None and well[3] == summit and well[2] - well[0] >= width + 0.4 and draw.integer(0, 1)
+    if into:
+        x0 = draw.number(well[0] + 0.2, well[2] - 0.2 - width)
+    else:
+        x0 = draw.number(max(left - width / 2, -half + 0.2), min(right - width / 2, half - 0.2 - width))
+        x0 = _clear(x0, width, [left, right] + ([well[0], well[2]] if well else []))
+    x1 = round(x0 + width, 3)
+    base = round(summit + draw.number(0.5, 5.0), 3)
+    block = (x0, base, x1, round(base + draw.number(1.0, 3.0), 3))
+    inside = well is not None and well[3] == summit and well[0] < x0 and x1 < well[2]
+    travel = round(base - (well[1] if inside else summit), 3)
+    turn = draw.integer(0, 3)
+    kind = draw.choice(("block", "nest"))
+    axis = _quarter((0.0, 1.0), turn)
+    nest = [_rect_path(name, _quarter_box(box, turn), draw.choice(("ccw", "cw"))) for name, box in profiles]
+    order = sorted(range(len(nest)), key=lambda k: (draw.integer(0, 99), k))
+    nest = [nest[k] for k in order]
+    piece = _rect_path(None, _quarter_box(block, turn), "ccw")
+    coordinate = _translation("s", axis)
+    if kind == "block":
+        lines = _fixed("frame", nest) + _moving("block", [coordinate], [((0, 1), [piece])]) + _force("spring", "s", -1)
+        final = -travel
+    else:
+        lines = _fixed("block", [piece]) + _moving("frame", [coordinate], [((0, 1), nest)]) + _force("spring", "s", 1)
+        final = travel
+    notes = [f"{kind} moves {_n(abs(final))} along {_p(axis)}: onto the "
+             f"{'floor of the well' if inside else 'island'}"]
+    text = _document("nested", f"{kind} {len(profiles)} deep", 5.0, lines, notes)
+    return NestCase(text, kind, len(profiles), "s", final)
+
+
+def _clear(x0: float, width: float, walls: list[float]) -> float:
+    """``x0`` moved off any wall its block's sides would lie within 0.2 of (a side flush with
+    a wall is a legal but needless degeneracy here)."""
+    for wall in walls:
+        for side in (x0, x0 + width):
+            if abs(side - wall) < 0.2:
+                x0 = round(x0 + (0.4 if side <= wall else -0.4), 3)
+    return x0
+
+
+def _quarter(point, turns: int) -> tuple[float, float]:
+    x, y = point
+    for _ in range(turns % 4):
+        x, y = -y, x
+    return (x, y)
+
+
+def _quarter_box(box, turns: int) -> list[tuple[float, float]]:
+    """The box's corners (counterclockwise from its lower left) turned a quarter ``turns`` times."""
+    x0, y0, x1, y1 = box
+    return [_quarter(p, turns) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+
+
+def _rect_path(name: str | None, corners: list, way: str) -> str:
+    return _path_text(corners if way == "ccw" else corners[::-1], name, 3)
+
+
+def _nested_cam(draw: Draw) -> NestCase:
+    """A disk turning about the origin: a rim (radius 12-15), a slot in it (a hole about the
+    pivot, 1-3 narrower), an island in the slot (a circle of radius 2.5-5, its centre
+    0.3-2 off the pivot) and, in half the cases, a bore in the island (a hole again, that
+    nothing meets). A flat-faced follower 1.5-2.5 each side of its axis (along any
+    direction) starts 0.05 (``GAP``) off the island and is pushed onto it by a spring; the
+    disk turns a quarter to a whole turn either way. Its face rides the island: at disk
+    angle th the face is at ``R(th) c . u + r`` along the axis ``u``."""
+    rim = draw.number(12.0, 15.0)
+    slot = rim - draw.number(1.0, 3.0)
+    radius = draw.number(2.5, 5.0)
+    offset = draw.number(0.3, 2.0)
+    centre = offset * _unit(draw.number(-math.pi, math.pi))
+    axis = _unit(draw.number(-math.pi, math.pi))
+    across = draw.number(max(1.5, offset + 0.3), 2.5)
+    face = float(centre @ axis) + radius + GAP
+    length = min(draw.number(1.0, 3.0), math.sqrt((slot - 0.5) ** 2 - across ** 2) - (offset + radius + GAP))
+    corners = [face * axis + a * _perp(axis) + b * axis for a, b in
+               ((-across, 0.0), (across, 0.0), (across, length), (-across, length))]
+    disk = [f'{{ name = "rim", circle = [0, 0], radius = {_n(rim)} }}',
+            f'{{ name = "slot", circle = [0, 0], radius = {_n(slot)} }}',
+            f'{{ name = "island", circle = {_p(centre)}, radius = {_n(radius)} }}']
+    if draw.integer(0, 1):
+        disk.append(f'{{ name = "bore", circle = {_p(centre)}, radius = {_n(radius / 3)} }}')
+    turn = draw.number(math.pi / 2, TURN) * (1 if draw.choice(("ccw", "cw")) == "ccw" else -1)
+    lines = (_moving("disk", [_rotation("th", (0.0, 0.0))], [((0, 1), disk)])
+             + _moving("follower", [_translation("s", axis)], [((0, 1), [_path_text(corners)])])
+             + _force("spring", "s", -1) + _inputs([("disk turns", {"th": 1.0 if turn > 0 else -1.0}, 0.25)]))
+    text = _document("nested", f"cam {len(disk)} deep", abs(turn), lines,
+                     [f"the follower's face rides the island: R(th) {_p(centre)} . {_p(axis)} + {_n(radius)}"])
+    return NestCase(text, "cam", len(disk), "s", centre=(float(centre[0]), float(centre[1])),
+                    axis=(float(axis[0]), float(axis[1])), radius=radius, face=face)
+
+
+def nested_errors(trace, case: NestCase) -> list[str]:
+    """How a trace misses a :class:`NestCase`'s closed form: a translation must end where it
+    lands on the innermost material (within ten length tolerances); a follower's face must
+    ride the turning island at every sample once it has landed (within twice the arc
+    tolerance: the island is flattened outward)."""
+    mechanism = trace.mechanism
+    tolerance = mechanism.tolerance
+    j = mechanism.coordinate_index[case.coordinate]
+    if case.kind != "cam":
+        final = trace.segments[-1].finish if trace.segments else None
+        got = float(final[j]) if final is not None else 0.0
+        if abs(got - case.final) > 10 * tolerance.length:
+            return [f"{case.coordinate} ends at {got:.9g}, due at {case.final:.9g} (on the innermost material)"]
+        return []
+    th_index = mechanism.coordinate_index["th"]
+    centre, axis = np.array(case.centre), np.array(case.axis)
+    errors = []
+    for time, _, q in trace.samples():
+        th = float(q[th_index])
+        if th == 0.0:
+            continue
+        due = float(_turned(centre, th) @ axis) + case.radius - case.face
+        if abs(float(q[j]) - due) > 2 * tolerance.arc:
+            errors.append(f"at t = {time:.6g} (th = {th:.6g}) the follower is at s = {float(q[j]):.9g}, "
+                          f"due at {due:.9g} on the island")
+            break
     return errors

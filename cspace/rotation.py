@@ -54,6 +54,11 @@ ROUNDING = 0.05  # a grown corner's arc is flattened within this fraction of the
 TURN = 2 * math.pi
 QUARTERS = (0.25, 0.5, 0.75)  # where a chord is checked against its curve
 CLEAN = 4  # blocked outlines are cleaned of vertices this many length tolerances apart (and grown as much)
+# Placements times both outlines' vertices solved at once, at most: the contact-curve arrays
+# take about 100 bytes per (placement, vertex), so a batch holds about 100 MB whatever the
+# sweep asks for (a 1000-vertex wavy cam once asked for 6048 placements at once: 0.6 GB, and
+# 4000 vertices 2.8 GB). No fixture's sweep comes near it (the ratchet's largest is 150,000).
+BATCH = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -308,7 +313,8 @@ class RotationBuilder:
         for pa, pb in self._layers():
             def solve(us: np.ndarray, pa=pa, pb=pb) -> Intervals:
                 return self._solve(pa, pb, v, {u.name: us}, len(us))
-            sweep = _Sweep(solve, u, v, self.tol.curve, self.tol.length)
+            sweep = _Sweep(solve, u, v, self.tol.curve, self.tol.length,
+                           max(1, BATCH // (len(pa.vertices) + len(pb.vertices))))
             sweep.run(u_low, u_high)
             labels: dict[int, Label | None] = {}
             for exact, features in sweep.polygons(self.quantum):
@@ -628,8 +634,9 @@ class _Sweep:
     blocked space is grown by that (``curve / 4``, see :func:`_grow`).
     """
 
-    def __init__(self, solve, u: Axis, v: Axis, curve: float, resolution: float) -> None:
+    def __init__(self, solve, u: Axis, v: Axis, curve: float, resolution: float, batch: int) -> None:
         self.solve, self.u, self.v = solve, u, v
+        self.batch = batch  # placements solved at once at most (see BATCH)
         self.limit = curve / 8
         self.step = resolution / u.scale
         self.samples: dict[float, tuple] = {}
@@ -667,14 +674,13 @@ class _Sweep:
         self._store(us, self._evaluate(us))
 
     def _evaluate(self, us: np.ndarray) -> list[tuple]:
-        if not len(us):
-            return []
-        solved = self.solve(us)
         out = []
-        for k in range(len(us)):
-            n = int(solved.count[k])
-            out.append((solved.lo[k, :n].copy(), solved.hi[k, :n].copy(),
-                        tuple(solved.lo_feature[k, :n].tolist()), tuple(solved.hi_feature[k, :n].tolist())))
+        for start in range(0, len(us), self.batch):
+            solved = self.solve(us[start:start + self.batch])
+            for k in range(len(solved.count)):
+                n = int(solved.count[k])
+                out.append((solved.lo[k, :n].copy(), solved.hi[k, :n].copy(),
+                            tuple(solved.lo_feature[k, :n].tolist()), tuple(solved.hi_feature[k, :n].tolist())))
         return out
 
     def _store(self, us: np.ndarray, results: list[tuple]) -> None:

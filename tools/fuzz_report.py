@@ -2,7 +2,8 @@
 
 Each case (``cspace.fuzz.generate`` with seed k: a stack, a row, a release of one of
 the kinds in ``cspace.releases``, one of the families with a turning part: a cam, a
-lever, a toothed wheel, a released rotation; or a pin shifting along z) is loaded, analysed and traced twice, and
+lever, a toothed wheel, a released rotation; a pin shifting along z; or a nest, islands in
+holes up to three deep) is loaded, analysed and traced twice, and
 the first trace is replayed through the real shapes. Failures are counted independently
 (a case may both overlap and leave a part held by nothing):
 
@@ -14,6 +15,7 @@ the first trace is replayed through the real shapes. Failures are counted indepe
 * ``closed form``: a release case (or a released rotation) whose held part is not
   released when it must be, or does not end where it must (a released rotation also
   settles where it must at t = 0); a pin that does not rise into the first hole it fits;
+  a block, a nest or a follower that does not stop on the nest's innermost material;
 * ``hang``: longer than ``--timeout`` seconds; ``crash``: anything raised (a generated
   mechanism is always well posed); ``nondeterministic``: the two traces' reports differ.
 
