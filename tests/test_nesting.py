@@ -14,6 +14,8 @@ alone, as the old code had it: an island in a hole was subtracted with the hole)
 
 from __future__ import annotations
 
+import math
+
 
 import numpy as np
 import pytest
@@ -359,6 +361,56 @@ def test_the_contact_curves_counted_from_no_island_under_the_old_rule(monkeypatc
     left out of it, a part turning inside the island is free (6 of these 20 seeds)."""
     monkeypatch.setattr(contact_curves, "nesting_depths", parity_only)
     assert sum(not _island_turns(seed) for seed in range(20)) >= 5
+
+
+# -- the pair finder: profiles of different slices never nest ------------------------------------
+
+SHELF = """
+[mechanism]
+name = "shelf"
+time = 1
+
+[[parts]]
+name = "shelf"
+motion = "fixed"
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [ { rect = [-10, 0, 10, 4] } ]
+
+[[parts.slices]]
+z = [1, 2]
+profiles = [ { rect = [-10, 0, 10, 2] } ]
+
+[[parts]]
+name = "lever"
+motion = "fixed-axes"
+coordinates = [ { name = "th", pivot = [0, -6], initial = 0 } ]
+
+[[parts.slices]]
+z = [0, 2]
+profiles = [ { rect = [-0.5, -6.5, 7, -5.5] } ]
+
+[[forces]]
+kind = "torque"
+coordinate = "th"
+direction = 1
+"""
+
+
+def test_a_lever_turns_up_against_a_shelf_of_two_slices():
+    """A shelf of two slices sharing its bottom face (4 tall below, 2 tall above) and a lever
+    under it turned up by a torque: its corner (7, 0.5) from the pivot, 6 below the shelf,
+    meets the bottom face at th = asin(6 / |(7, 0.5)|) - atan(0.5 / 7). The pair finder
+    took the profiles of both slices for one slice, the upper nested in the lower (a hole),
+    so the shelf's material began 2 above its bottom face, the lever's swept annulus never
+    came near it and no pair was made: the lever turned through the shelf ("move without
+    end")."""
+    result = trace(analyze(loads(SHELF)))
+    due = math.asin(6 / math.hypot(7, 0.5)) - math.atan2(0.5, 7)
+    tolerance = result.mechanism.tolerance
+    assert final(result, "th") == pytest.approx(due, abs=tolerance.arc / 7)
+    assert replay(result) == []
 
 
 # -- the loader --------------------------------------------------------------------------------------
