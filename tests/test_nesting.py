@@ -41,6 +41,12 @@ def parity_only(polygons):
     return [0 if polygon.exterior.is_ccw else 1 for polygon in polygons]
 
 
+def holes_subtracted(polygons, depths):
+    """The old region_of: every outline and island together, less every hole."""
+    solid = shapely.union_all([p for p, depth in zip(polygons, depths) if depth % 2 == 0])
+    return solid.difference(shapely.union_all([p for p, depth in zip(polygons, depths) if depth % 2]))
+
+
 @pytest.fixture
 def old_rule(monkeypatch):
     """The physics as it was (an island in a hole was empty), the oracle left as it is."""
@@ -106,13 +112,16 @@ def test_the_pin_passed_through_the_island_under_the_old_rule(old_rule):
 
 def test_the_oracle_sees_an_island_without_the_code_under_test(monkeypatch):
     """A trace whose pin sinks into the island is an overlap to the replay, even with the
-    simulator's nesting broken: the oracle's material is the profiles' symmetric difference."""
+    simulator's material back to the old rule (region_of subtracting islands with their
+    holes): the oracle's material is the profiles' own symmetric difference. (Its shapes
+    were region_of's, and this sunk pin replayed clean.)"""
     result = trace(analyze(loads(PIN.format(direction=-1))))
     piece = result.pieces[-1]
     original = piece.configs
     sunk = original.copy()
     sunk[:, 0] = -3.0  # the pin's left face at x = -7, two deep in the island
-    monkeypatch.setattr(geometry, "nesting_depths", parity_only)
+    monkeypatch.setattr(geometry, "even_odd", holes_subtracted)
+    assert geometry.region_of(result.mechanism.part("frame").slices[0].profiles).area == 40 * 20 - 30 * 10
     try:
         piece.configs = sunk
         overlaps = [v for v in replay(result) if v.kind == OVERLAP]
