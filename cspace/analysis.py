@@ -8,14 +8,17 @@ and computes their configuration spaces.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
+from tqdm import tqdm
 
 from . import cache, parallel
+from .budget import check_memory, estimate
 from .checks import check_initial_overlaps, check_profiles, overlap_depth, posed
 from .errors import CspaceError, ModelError, UnsupportedPairError
 from .friction import faces_of, sticky_contact
@@ -83,8 +86,13 @@ class Analysis:
                 f"constraining={len(self.constraining_pairs)}, linkages={len(self.linkage_tables)})")
 
 
-def analyze(mechanism: Mechanism) -> Analysis:
+def analyze(mechanism: Mechanism, *, max_memory: float | None = None, progress: bool = False) -> Analysis:
     """Solve linkages, check the initial configuration and build every pair space.
+
+    With ``max_memory`` (bytes), a mechanism whose estimated peak (:mod:`cspace.budget`: its
+    pair spaces and a trace of it) is larger is refused before its pair spaces are built
+    (:class:`~cspace.errors.BudgetError`). ``progress`` shows a bar on standard error while
+    the pair spaces are built.
 
     >>> from cspace.loader import load
     >>> analyze(load("fixtures/feeder.toml"))
@@ -119,13 +127,17 @@ def analyze(mechanism: Mechanism) -> Analysis:
     ranges = _coordinate_ranges(mechanism, tables)
     names = interacting_pairs(mechanism, ranges)
     timings["pairs"] = time.perf_counter() - start
+    if max_memory is not None:
+        check_memory(estimate(mechanism, names, parallel.workers()), max_memory, file=mechanism.source)
 
     start = time.perf_counter()
     reduced = unmet_holes_filled(mechanism, values, names)
     builder = _PairBuilder(reduced)
     with parallel.collector_paused():
         builder.prefetch([(reduced.part(a), reduced.part(b)) for a, b in names])
-        spaces = tuple(builder.build(reduced.part(a), reduced.part(b)) for a, b in names)
+        spaces = tuple(builder.build(reduced.part(a), reduced.part(b))
+                       for a, b in tqdm(names, desc="pair spaces", unit="pair", disable=not progress,
+                                        file=sys.stderr, leave=False))
     timings["pair spaces"] = time.perf_counter() - start
 
     analysis = Analysis(mechanism, tables, spaces, initial, timings)

@@ -51,12 +51,14 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion "
                                                              "(default: the file's time allotment)")
     run.set_defaults(run=_trace)
+    _budget(run)
 
     check = commands.add_parser("check", help="validate a mechanism file without tracing it",
                                 description="Load the file, solve its linkages, check the initial "
                                             "configuration and build every pair space.")
     check.add_argument("file", help="mechanism file (TOML)")
     check.set_defaults(run=_check)
+    _budget(check)
 
     animate = commands.add_parser("animate", help="render the traced path as a 3D animation (.gif or .mp4) or a "
                                                    "browser viewer (.html)",
@@ -77,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
                          help="frames per second (default: 10); unused for .html, which plays in real time "
                               "at the display's frame rate (its speed control scales it)")
     animate.set_defaults(run=_animate)
+    _budget(animate)
 
     show = commands.add_parser("show", help="play the traced path in an interactive 3D window",
                                description="Open a window with play/pause and a snapshot slider "
@@ -86,6 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--size", type=_size, default=(1024, 768), metavar="WxH",
                       help="window size in pixels (default: 1024x768)")
     show.set_defaults(run=_show)
+    _budget(show)
 
     plot_pair = commands.add_parser("plot-pair", help="draw a pair's configuration space and the path (Figure 5)",
                                     description="Draw the configuration space of two parts: blocked space "
@@ -97,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     plot_pair.add_argument("-o", "--output", required=True, metavar="OUT", help="figure to write (.png, .svg or .pdf)")
     plot_pair.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     plot_pair.set_defaults(run=_plot_pair)
+    _budget(plot_pair)
 
     stats = commands.add_parser("stats", help="print the statistics of several mechanisms side by side (Table 2)",
                                 description="Trace each mechanism and print its statistics (the rows of "
@@ -105,6 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--format", choices=("text", "md"), default="text", help="text (default) or md (Markdown)")
     stats.add_argument("--until", type=_time, metavar="T", help="stop each after T seconds of input motion")
     stats.set_defaults(run=_stats)
+    _budget(stats)
 
     regions = commands.add_parser("regions", help="print the regions each segment crossed (Figure 10) as a document",
                                   description="Print the region table of Figure 10 as Markdown or HTML.")
@@ -112,6 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     regions.add_argument("--format", choices=("md", "html"), default="md", help="md (default) or html")
     regions.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     regions.set_defaults(run=_regions)
+    _budget(regions)
     return parser
 
 
@@ -155,21 +162,49 @@ def _fps(text: str) -> float:
     return value
 
 
-def _traced(path: str, until: float | None = None):
+def _traced(path: str, until: float | None, options: argparse.Namespace):
     """The trace of a mechanism file: the library (numpy, scipy, shapely) is imported here,
     when a command needs it, so that ``cspace --help`` starts as fast as Python does."""
     from .tracer import trace
 
-    return trace(_analyzed(path), until=until)
+    return trace(_analyzed(path, options), until=until, progress=_progress(options))
 
 
-def _analyzed(path: str):
+def _budget(command: argparse.ArgumentParser) -> None:
+    """The options of a command that analyses a mechanism: its memory bound and progress."""
+    command.add_argument("--max-memory", type=_memory, metavar="SIZE",
+                         help="refuse (exit 2), before building anything, a mechanism whose estimated peak "
+                              "memory is larger: 4G, 512M, 8e9 (bytes), or none (default: 8G or half this "
+                              "machine's memory, the smaller)")
+    command.add_argument("--progress", action="store_true",
+                         help="show progress on standard error (the default when it is a terminal)")
+
+
+def _memory(text: str) -> float:
+    """Bytes of a --max-memory: a size, or none (no bound)."""
+    if text.strip().lower() == "none":
+        return float("inf")
+    from .budget import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _progress(options: argparse.Namespace) -> bool:
+    return options.progress or sys.stderr.isatty()
+
+
+def _analyzed(path: str, options: argparse.Namespace):
     """The analysis of a mechanism file, saying on standard error where a part drawn
     touching was moved to start (:mod:`cspace.start`)."""
     from .analysis import analyze
+    from .budget import laptop_bound
     from .loader import load
 
-    analysis = analyze(load(path))
+    bound = laptop_bound() if options.max_memory is None else options.max_memory
+    analysis = analyze(load(path), max_memory=bound, progress=_progress(options))
     for settled in analysis.settled:
         print(f"cspace: note: {path}: {settled}", file=sys.stderr)
     return analysis
@@ -181,7 +216,7 @@ def _trace(args: argparse.Namespace) -> int:
     if args.path is not None:
         check_output(args.path, (".csv", ".json"), field="--path")
     start = time.perf_counter()
-    result = _traced(args.file, args.until)
+    result = _traced(args.file, args.until, args)
     # With --json, standard output is one JSON document holding every report (it parses
     # whatever else is asked for); without, the text reports follow one another.
     if args.json:
@@ -212,7 +247,7 @@ def _stats(args: argparse.Namespace) -> int:
     columns: dict[str, dict] = {}
     for path in args.files:
         start = time.perf_counter()
-        result = _traced(path, args.until)
+        result = _traced(path, args.until, args)
         values = statistics(result)
         name = result.mechanism.name if result.mechanism.name not in columns else path
         columns[name] = {**values, "runtime (s)": round(time.perf_counter() - start, 3)}
@@ -223,7 +258,7 @@ def _stats(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from .tracer import trace
 
-    analysis = _analyzed(args.file)
+    analysis = _analyzed(args.file, args)
     mechanism = analysis.mechanism
     result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
     regions = sum(len(p.geometry) for p in analysis.constraining_pairs)
@@ -240,13 +275,13 @@ def _animate(args: argparse.Namespace) -> int:
         from viz.web import check_page, write_html
 
         check_page(args.output, size=args.size, field="-o")
-        samples = write_html(_traced(args.file, args.until), args.output, size=args.size)
+        samples = write_html(_traced(args.file, args.until, args), args.output, size=args.size)
         print(f"{args.output}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}")
         return 0
     from viz.animation import animate, check_animation
 
     check_animation(args.output, size=args.size, fps=args.fps, field="-o")
-    result = _traced(args.file, args.until)
+    result = _traced(args.file, args.until, args)
     frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
                      progress=sys.stderr.isatty())
     print(f"{args.output}: {frames} frames, {args.size[0]}x{args.size[1]}")
@@ -257,7 +292,7 @@ def _show(args: argparse.Namespace) -> int:
     from viz.viewer import check_display, show
 
     check_display()
-    show(_traced(args.file, args.until), size=args.size)
+    show(_traced(args.file, args.until, args), size=args.size)
     return 0
 
 
@@ -268,7 +303,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
     from .tracer import trace
 
     check_output(args.output, FORMATS, field="-o")
-    analysis = _analyzed(args.file)
+    analysis = _analyzed(args.file, args)
     find_pair(analysis, args.part_a, args.part_b)
     plot_pair(trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
     print(f"{args.output}: configuration space of {args.part_a}/{args.part_b}")
@@ -278,7 +313,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
 def _regions(args: argparse.Namespace) -> int:
     from viz.region_table import html_region_table, markdown_region_table
 
-    result = _traced(args.file, args.until)
+    result = _traced(args.file, args.until, args)
     sys.stdout.write(html_region_table(result) if args.format == "html" else markdown_region_table(result))
     return 0
 

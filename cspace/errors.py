@@ -56,6 +56,11 @@ class UnsupportedPairError(ModelError):
     """A pair of parts whose configuration space lies outside what cspace computes."""
 
 
+class BudgetError(ModelError):
+    """A mechanism whose estimated memory (:mod:`cspace.budget`) exceeds the bound it was given:
+    refused before the work, naming the estimate."""
+
+
 class WorkersError(CspaceError, ValueError):
     """``CSPACE_WORKERS`` (how many processes share an analysis) is not a whole number of at least 1."""
 

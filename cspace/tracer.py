@@ -17,12 +17,14 @@ each linkage-table cell, the region exit found by a ratio test on the region's r
 from __future__ import annotations
 
 import math
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import brentq
+from tqdm import tqdm
 
 from .analysis import Analysis
 from .constraints import ConstraintManager
@@ -46,11 +48,13 @@ class _Followed:
     end: str
 
 
-def trace(analysis: Analysis, *, until: float | None = None, max_pieces: int = MAX_PIECES) -> Trace:
+def trace(analysis: Analysis, *, until: float | None = None, max_pieces: int = MAX_PIECES,
+          progress: bool = False) -> Trace:
     """Trace the mechanism's path under its input motions for its time allotment.
 
     ``max_pieces`` caps the pieces of path (region by region); passing it raises
-    :class:`TraceError` rather than running without end.
+    :class:`TraceError` rather than running without end. ``progress`` shows a bar of the
+    input time traced on standard error.
 
     >>> from cspace.loader import load
     >>> from cspace.analysis import analyze
@@ -58,15 +62,20 @@ def trace(analysis: Analysis, *, until: float | None = None, max_pieces: int = M
     >>> len(t.segments)
     6
     """
-    return Tracer(analysis, max_pieces).run(analysis.mechanism.time if until is None else until)
+    allotment = analysis.mechanism.time if until is None else until
+    with tqdm(total=allotment, desc="trace", unit="s", disable=not progress, file=sys.stderr, leave=False,
+              bar_format="{desc}: {percentage:3.0f}%|{bar}| t = {n:.4g} of {total:.4g} [{elapsed}<{remaining}]") as bar:
+        return Tracer(analysis, max_pieces, lambda now: bar.update(now - bar.n)).run(allotment)
 
 
 class Tracer:
     """Traces one analysed mechanism; see :func:`trace`."""
 
-    def __init__(self, analysis: Analysis, max_pieces: int = MAX_PIECES) -> None:
+    def __init__(self, analysis: Analysis, max_pieces: int = MAX_PIECES,
+                 progress: Callable[[float], object] | None = None) -> None:
         self.analysis = analysis
         self.max_pieces = max_pieces
+        self.progress = progress  # told the input time after each input step
         mechanism = analysis.mechanism
         self.mechanism = mechanism
         self.tolerance = mechanism.tolerance
@@ -132,6 +141,8 @@ class Tracer:
             pieces.append(piece)
             q, now = piece.configs[-1], float(piece.params[-1])
             self.guard(pieces)
+            if self.progress is not None:
+                self.progress(now)
         stats = TraceStats(
             pairs=len(self.analysis.pairs), constraining_pairs=len(self.diagram.pairs),
             pairwise_regions=sum(len(p.geometry) for p in self.diagram.pairs),
