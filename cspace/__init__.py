@@ -25,8 +25,8 @@ _HOMES = {
     "analysis": ("Analysis", "analyze"),
     "describe": ("describe", "path_csv", "path_json", "region_rows", "region_table", "statistics", "summary",
                  "to_json"),
-    "errors": ("CspaceError", "DxfError", "GeometryError", "LinkageError", "ModelError", "TraceError",
-               "UnsupportedPairError", "WorkersError"),
+    "errors": ("CspaceError", "DxfError", "GeometryError", "LinkageError", "ModelError", "OutputError",
+               "TraceError", "UnsupportedPairError", "WorkersError"),
     "geometry": ("Arc", "Line", "Profile"),
     "linkage": ("LinkageTable",),
     "loader": ("load", "loads"),
@@ -41,8 +41,8 @@ _HOME = {name: module for module, names in _HOMES.items() for name in names}
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .analysis import Analysis, analyze
     from .describe import describe, path_csv, path_json, region_rows, region_table, statistics, summary, to_json
-    from .errors import (CspaceError, DxfError, GeometryError, LinkageError, ModelError, TraceError,
-                         UnsupportedPairError, WorkersError)
+    from .errors import (CspaceError, DxfError, GeometryError, LinkageError, ModelError, OutputError,
+                         TraceError, UnsupportedPairError, WorkersError)
     from .geometry import Arc, Line, Profile
     from .linkage import LinkageTable
     from .loader import load, loads
@@ -83,7 +83,7 @@ sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "Analysis", "Arc", "Contact", "Coordinate", "CspaceError", "DxfError", "Force", "GeometryError", "InputMotion",
-    "Joint", "Line", "Linkage", "LinkageError", "LinkageTable", "Mechanism", "ModelError", "PairSpace",
+    "Joint", "Line", "Linkage", "LinkageError", "LinkageTable", "Mechanism", "ModelError", "OutputError", "PairSpace",
     "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Tolerance", "Trace", "TraceError",
     "UnsupportedPairError", "WorkersError", "analyze", "describe", "load", "loads", "path_csv", "path_json",
     "region_rows", "region_table", "statistics", "summary", "to_json", "trace",

@@ -2,32 +2,58 @@
 
 Bad input (a malformed or impossible mechanism, a bad option) prints one line,
 ``cspace: error: <file>: <element>: <field>: <what is wrong>``, and exits with status 2.
+A failure of the environment (an output that cannot be written: the disk full, standard
+output closed or full) prints one line, ``cspace: error: <file>: cannot write: <why>``,
+and exits with status 1; a reader that stops reading (``| head``) ends it with status 1
+and nothing said. Standard output is flushed here, in a ``try``, not left to Python's
+exit (where a failure is a traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 import time
 
-from .errors import CspaceError
-from .outputs import check_output, write_text
+from .errors import CspaceError, OutputError
+from .outputs import check_output, flush_stdout, open_standard_streams, say, write_stdout, write_text
 
+EXIT_ENVIRONMENT = 1
 EXIT_BAD_INPUT = 2
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    open_standard_streams()
     try:
-        return args.run(args)
+        args = _parsed(argv)
+        status = args.run(args)
+        flush_stdout()
+        return status
+    except OutputError as error:
+        if error.errno != errno.EPIPE:
+            say(f"cspace: error: {error}")
+        return EXIT_ENVIRONMENT
     except CspaceError as error:
-        print(f"cspace: error: {error}", file=sys.stderr)
+        say(f"cspace: error: {error}")
         return EXIT_BAD_INPUT
+    except OSError as error:  # anything else the environment refused (a file vanished mid-read, ...)
+        say(f"cspace: error: {error}")
+        return EXIT_ENVIRONMENT
     except KeyboardInterrupt:
-        print("cspace: interrupted", file=sys.stderr)
+        say("cspace: interrupted")
         return 130
+
+
+def _parsed(argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; ``--help`` or a usage error exits as argparse has it, once what it
+    printed is flushed (a failure to print it is this command's failure)."""
+    try:
+        return _parser().parse_args(argv)
+    except SystemExit:
+        flush_stdout()
+        raise
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -220,7 +246,7 @@ def _trace(args: argparse.Namespace) -> int:
     # With --json, standard output is one JSON document holding every report (it parses
     # whatever else is asked for); without, the text reports follow one another.
     if args.json:
-        sys.stdout.write(to_json(result, statistics=statistics(result)))
+        write_stdout(to_json(result, statistics=statistics(result)))
     else:
         out = []
         if args.describe or not (args.path or args.regions or args.stats):
@@ -232,12 +258,12 @@ def _trace(args: argparse.Namespace) -> int:
             # The runtime is the work the report reports: loading, analysing, tracing and
             # the statistics (their degrees of freedom too).
             out.append(statistics_table({**stats, "runtime (s)": round(time.perf_counter() - start, 3)}))
-        sys.stdout.write("\n".join(out))
+        write_stdout("\n".join(out))
     if args.path is not None:
         csv = args.path.lower().endswith(".csv")
-        write_text(args.path, path_csv(result) if csv else path_json(result), field="--path")
-        print(f"cspace: wrote {args.path}: the path sampled at {len(result.samples())} configurations "
-              f"({'CSV' if csv else 'JSON'})", file=sys.stderr)
+        write_text(args.path, path_csv(result) if csv else path_json(result))
+        say(f"cspace: wrote {args.path}: the path sampled at {len(result.samples())} configurations "
+            f"({'CSV' if csv else 'JSON'})")
     return 0
 
 
@@ -251,7 +277,7 @@ def _stats(args: argparse.Namespace) -> int:
         values = statistics(result)
         name = result.mechanism.name if result.mechanism.name not in columns else path
         columns[name] = {**values, "runtime (s)": round(time.perf_counter() - start, 3)}
-    sys.stdout.write(statistics_columns(columns, markdown=args.format == "md"))
+    write_stdout(statistics_columns(columns, markdown=args.format == "md"))
     return 0
 
 
@@ -262,10 +288,10 @@ def _check(args: argparse.Namespace) -> int:
     mechanism = analysis.mechanism
     result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
     regions = sum(len(p.geometry) for p in analysis.constraining_pairs)
-    print(f"{args.file}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
-          f"{len(mechanism.linkages)} linkages, {len(analysis.pairs)} interacting pairs "
-          f"({len(analysis.constraining_pairs)} constraining, {regions} regions); traced {len(result.segments)} "
-          f"segments ({result.end_reason})")
+    write_stdout(f"{args.file}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
+                 f"{len(mechanism.linkages)} linkages, {len(analysis.pairs)} interacting pairs "
+                 f"({len(analysis.constraining_pairs)} constraining, {regions} regions); traced "
+                 f"{len(result.segments)} segments ({result.end_reason})\n")
     return 0
 
 
@@ -276,7 +302,7 @@ def _animate(args: argparse.Namespace) -> int:
 
         check_page(args.output, size=args.size, field="-o")
         samples = write_html(_traced(args.file, args.until, args), args.output, size=args.size)
-        print(f"{args.output}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}")
+        write_stdout(f"{args.output}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}\n")
         return 0
     from viz.animation import animate, check_animation
 
@@ -284,7 +310,7 @@ def _animate(args: argparse.Namespace) -> int:
     result = _traced(args.file, args.until, args)
     frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
                      progress=sys.stderr.isatty())
-    print(f"{args.output}: {frames} frames, {args.size[0]}x{args.size[1]}")
+    write_stdout(f"{args.output}: {frames} frames, {args.size[0]}x{args.size[1]}\n")
     return 0
 
 
@@ -306,7 +332,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
     analysis = _analyzed(args.file, args)
     find_pair(analysis, args.part_a, args.part_b)
     plot_pair(trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
-    print(f"{args.output}: configuration space of {args.part_a}/{args.part_b}")
+    write_stdout(f"{args.output}: configuration space of {args.part_a}/{args.part_b}\n")
     return 0
 
 
@@ -314,7 +340,7 @@ def _regions(args: argparse.Namespace) -> int:
     from viz.region_table import html_region_table, markdown_region_table
 
     result = _traced(args.file, args.until, args)
-    sys.stdout.write(html_region_table(result) if args.format == "html" else markdown_region_table(result))
+    write_stdout(html_region_table(result) if args.format == "html" else markdown_region_table(result))
     return 0
 
 

@@ -61,6 +61,22 @@ class BudgetError(ModelError):
     refused before the work, naming the estimate."""
 
 
+class OutputError(CspaceError, OSError):
+    """An output that could not be written: the disk full, standard output closed or full.
+    The environment failed, not the input (the command line exits with status 1, not 2);
+    a file being replaced is left as it was (see :mod:`cspace.outputs`).
+
+    >>> str(OutputError("cannot write: No space left on device", file="path.csv", errno=28))
+    'path.csv: cannot write: No space left on device'
+    """
+
+    def __init__(self, message: str, *, file: str, errno: int | None = None) -> None:
+        self.message = message
+        self.file = file
+        super().__init__(f"{file}: {message}")
+        self.errno = errno  # the failed call's, as an OSError's: the command line is quiet on EPIPE
+
+
 class WorkersError(CspaceError, ValueError):
     """``CSPACE_WORKERS`` (how many processes share an analysis) is not a whole number of at least 1."""
 

@@ -14,8 +14,14 @@ segment does.
 
 from __future__ import annotations
 
+import errno
+import itertools
+import re
+import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 import imageio_ffmpeg
@@ -25,6 +31,7 @@ from tqdm import tqdm
 
 from cspace import Trace
 from cspace.errors import ModelError
+from cspace.outputs import replaced
 
 from .output import check_fps, check_output, check_size
 from .scene import Scene
@@ -32,6 +39,7 @@ from .snapshots import Snapshot, snapshots
 
 FORMATS = (".gif", ".mp4")  # what animate() writes
 PAGE = ".html"  # the browser viewer (viz.web), which the command line's animate also writes
+MP4_CRF = 15  # H.264's constant rate factor: imageio-ffmpeg's quality 7 of 10 (51 is worst)
 
 
 def animate(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 600), view: str = "3d",
@@ -94,7 +102,8 @@ def write_frames(frames: Iterable[np.ndarray], path: str | Path, *, fps: float, 
             yield frame
 
     writer = _write_gif if Path(path).suffix.lower() == ".gif" else _write_mp4
-    writer(tally(), path, fps)
+    with replaced(path) as temporary:  # whole or not at all
+        writer(tally(), temporary, fps)
     return written
 
 
@@ -110,14 +119,40 @@ def _write_gif(frames: Iterator[np.ndarray], path: str | Path, fps: float) -> No
 
 
 def _write_mp4(frames: Iterator[np.ndarray], path: str | Path, fps: float) -> None:
+    """H.264 by imageio-ffmpeg's ffmpeg, run as its ``write_frames`` runs it (``quality=7``:
+    CRF 15, yuv420p), but here: ``write_frames`` neither checks ffmpeg's exit status nor
+    keeps its messages, so a full disk left an empty file and ffmpeg's lines on standard
+    error. Its messages are kept, and a failure is an ``OSError`` with ffmpeg's last one."""
     first = next(frames)
     height, width = first.shape[:2]
-    writer = imageio_ffmpeg.write_frames(str(path), (width, height), fps=fps, codec="libx264", quality=7,
-                                         macro_block_size=2, ffmpeg_log_level="error")
-    writer.send(None)
-    try:
-        writer.send(np.ascontiguousarray(first))
-        for frame in frames:
-            writer.send(np.ascontiguousarray(frame))
-    finally:
-        writer.close()
+    command = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-f", "rawvideo", "-vcodec", "rawvideo",
+               "-s", f"{width}x{height}", "-pix_fmt", "rgb24", "-r", str(Fraction(fps).limit_denominator()),
+               "-i", "-", "-an", "-vcodec", "libx264", "-pix_fmt", "yuv420p", "-crf", str(MP4_CRF),
+               "-v", "error", str(path)]
+    with tempfile.TemporaryFile() as messages:
+        ffmpeg = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=messages)
+        try:
+            for frame in itertools.chain([first], frames):
+                ffmpeg.stdin.write(np.ascontiguousarray(frame).tobytes())
+            ffmpeg.stdin.close()
+        except BrokenPipeError:
+            pass  # ffmpeg stopped: its status and messages say why
+        except BaseException:
+            ffmpeg.kill()
+            raise
+        finally:
+            status = ffmpeg.wait()
+        if status != 0:
+            messages.seek(0)
+            raise OSError(errno.EIO, f"ffmpeg failed: {_first_message(messages.read(), status)}")
+
+
+def _first_message(log: bytes, status: int) -> str:
+    """ffmpeg's first message (the cause; the rest follow from it) without its ``[muxer @ 0x...]``
+    tags, or its exit status if it said nothing.
+
+    >>> _first_message(b"[out#0/mp4 @ 0x55] Could not write header: No space left on device\\nmore\\n", 1)
+    'Could not write header: No space left on device'
+    """
+    lines = [re.sub(r"^(\[[^\]]*\]\s*)+", "", line).strip() for line in log.decode("utf-8", "replace").splitlines()]
+    return next((line for line in lines if line), f"exit status {status}")

@@ -50,6 +50,7 @@ from shapely.geometry import LineString, Polygon, box
 from cspace import Analysis, Mechanism, PairSpace, Region, Trace
 from cspace.errors import ModelError
 from cspace.layers import Band, ShiftedPairSpace
+from cspace.outputs import replaced
 
 from .labels import Spot, place_labels
 from .output import check_output
@@ -304,8 +305,9 @@ def plot_pair(trace: Trace, part_a: str, part_b: str, path: str | Path) -> None:
     """Write :func:`pair_figure` to ``path`` (.png, .svg or .pdf); the same trace gives the same bytes."""
     check_output(path, FORMATS, field="path")
     suffix = Path(path).suffix.lower()
-    with matplotlib.rc_context({"svg.hashsalt": "cspace"}):
-        pair_figure(trace, part_a, part_b).savefig(path, metadata=METADATA[suffix])
+    figure = pair_figure(trace, part_a, part_b)
+    with matplotlib.rc_context({"svg.hashsalt": "cspace"}), replaced(path) as temporary:  # whole or not at all
+        figure.savefig(temporary, metadata=METADATA[suffix])
 
 
 def _note(axes: Axes, text: str) -> Text:

@@ -56,6 +56,7 @@ import numpy as np
 
 from cspace import Trace, describe, summary
 from cspace.model import Mechanism, Part
+from cspace.outputs import write_text
 
 from .colors import part_colors
 from .output import check_output, check_size
@@ -74,8 +75,7 @@ def write_html(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 
     ``size`` is the drawing's width and height in CSS pixels.
     """
     check_page(path, size=size, field="path")
-    page = html_page(trace, size=size)
-    Path(path).write_text(page, encoding="utf-8", newline="\n")
+    write_text(path, html_page(trace, size=size))  # whole or not at all
     return len(snapshots(trace))
 
 
