@@ -132,7 +132,8 @@ class Tolerance:
 
     @property
     def curve(self) -> float:
-        """How far a rotating pair's flattened contact curves may stray from the exact ones, in pair space."""
+        """How far a rotating pair's flattened contact curves may stray from the exact ones, in pair space;
+        and a linkage table's linear interpolation from the real linkage (:mod:`cspace.linkage`)."""
         return self.arc / 4
 
     @property
