@@ -40,7 +40,7 @@ from .regions import MechanismRegion
 INPUT = "input"
 EXTERNAL = "external"
 UNFORCED_WEIGHT = 1e-3  # per unit of a coordinate's speed scale
-SPEED_LIMIT = 1e6  # speed scales: faster than this is a jam
+JAM = 10.0  # a motion this many times the steepest transmission (Tolerance.steepest) is a jam
 STUCK_MEMO = 256  # stuck-force answers kept: a resting stack meets the same tight rows step after step
 PROGRAM_MEMO = 1024  # velocity programs kept: a part turning across free strips meets the same one again
 
@@ -216,11 +216,13 @@ class SimpleDynamics:
 
     ``scales`` holds each coordinate's speed scale; ``tolerance`` is the fraction of it
     below which a coordinate stands still (the velocity tolerance factor), also the
-    least difference between two objectives, which are measured in speed scales.
+    least difference between two objectives, which are measured in speed scales;
+    ``steepest`` the largest speed ratio a contact transmits (:attr:`Tolerance.steepest`):
+    a motion ``JAM`` times faster (in speed scales) is a jam.
     """
 
     def __init__(self, n: int, linkages: tuple[LinkageLink, ...], forces: dict[int, tuple[int, float]],
-                 manager: ConstraintManager, scales: np.ndarray, tolerance: float) -> None:
+                 manager: ConstraintManager, scales: np.ndarray, tolerance: float, steepest: float) -> None:
         self.n = n
         self.linkages = linkages
         self.forces = forces
@@ -228,7 +230,8 @@ class SimpleDynamics:
         self.scales = np.asarray(scales, float)
         self.eps = tolerance * self.scales
         self.floor = tolerance
-        self.limit = SPEED_LIMIT * self.scales
+        self.speed_limit = JAM * steepest
+        self.limit = self.speed_limit * self.scales
         self._stuck: dict[tuple, frozenset[int]] = {}
         self._programs: dict[tuple, Velocity | None] = {}
 
@@ -501,12 +504,17 @@ class SimpleDynamics:
         spread *= self.scales[:, None]
         cost = np.full(len(columns), UNFORCED_WEIGHT)
         lower = np.zeros(len(columns))
-        upper = np.full(len(columns), SPEED_LIMIT)
+        upper = np.full(len(columns), self.speed_limit)
         for c, j in enumerate(forced):
             direction, speed = self.forces[j]
-            cost[c] = -direction * self.scales[j] / speed
-            cap = speed / self.scales[j] if phase == EXTERNAL else SPEED_LIMIT
-            lower[c], upper[c] = (-SPEED_LIMIT, cap) if direction > 0 else (-cap, SPEED_LIMIT)
+            # Progress as a fraction of the force's full speed. In an input step forces act
+            # infinitely faster than the input: a force faster than the step's speed scale
+            # weighs one per speed scale, so following what retreats always outweighs the
+            # unforced motion it pushes (UNFORCED_WEIGHT).
+            weight = self.scales[j] / speed if phase == EXTERNAL else max(self.scales[j] / speed, 1.0)
+            cost[c] = -direction * weight
+            cap = speed / self.scales[j] if phase == EXTERNAL else self.speed_limit
+            lower[c], upper[c] = (-self.speed_limit, cap) if direction > 0 else (-cap, self.speed_limit)
         rows = G @ spread
         rhs = -(G @ known)
         touches = np.any(rows != 0, axis=1)

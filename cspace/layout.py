@@ -67,7 +67,7 @@ class RegionLayout:
                 if period:
                     wraps[columns[np.flatnonzero(pair.matrix[k])[0]]] = True
         self.wraps = np.flatnonzero(wraps)
-        self.table = RowTable(pairs, self.columns, n, self.wraps)
+        self.table = RowTable(pairs, self.columns, n, self.wraps, tol.angle)
         self.limit_rows, self.limit_h, self.limit_stops = _limits(mechanism)
         self.limit_tol = np.array([self.tolerance(int(np.argmax(np.abs(r)))) for r in self.limit_rows])
 
@@ -137,6 +137,18 @@ def _limits(mechanism: Mechanism) -> tuple[np.ndarray, np.ndarray, tuple[Stop, .
     return np.array(rows, float).reshape(len(rows), n), np.array(bounds, float), tuple(stops)
 
 
+def _tangents_zeroed(rows: np.ndarray, norms: np.ndarray, tangent: float) -> np.ndarray:
+    """The rows with each entry whose coordinate moves within ``tangent`` of along the facet
+    set to zero (a row with no other entry kept whole: it stands as drawn)."""
+    small = (np.abs(rows) <= tangent * norms) & (rows != 0)
+    small &= np.any(np.abs(rows) > tangent * norms, axis=1)[:, None]
+    if not small.any():
+        return rows
+    rows = rows.copy()
+    rows[small] = 0.0
+    return rows
+
+
 class RowTable:
     """Every pairwise region's rows over the mechanism's coordinates: ``A @ q <= bound``.
 
@@ -144,12 +156,21 @@ class RowTable:
     of them; ``owner[r]`` is row r's pair and ``region[r]`` its region's number in the
     pair. ``A`` is dense up to ``DENSE_LIMIT`` entries, sparse (CSR) beyond, so one
     product gives every row's slack at a configuration, however large the mechanism.
+
+    A coordinate whose motion runs along a facet to within ``tangent`` (the angle
+    tolerance: the cosine of the facet's normal with the motion's direction in the pair
+    space) is tangent to it: its entry is zero. Without it an axis tilted by 1e-12 off a
+    face would be pushed by that face at 1e12 times the speed of what moves it; angles
+    closer than the angle tolerance coincide, and the drift this leaves, the tilt times
+    the distance moved, is within the length tolerance over the mechanism's size.
     """
 
-    def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int, wraps: np.ndarray | None = None) -> None:
+    def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int, wraps: np.ndarray | None = None,
+                 tangent: float = 0.0) -> None:
         locals_, bound, counts = [], [], []
         for pair in pairs:
-            locals_.append(np.vstack([region.rows for region in pair.geometry]) @ pair.matrix)
+            locals_.append(_tangents_zeroed(np.vstack([region.rows for region in pair.geometry]) @ pair.matrix,
+                                            np.linalg.norm(pair.matrix, axis=0), tangent))
             bound.extend(region.bounds for region in pair.geometry)
             counts.extend(len(region.bounds) for region in pair.geometry)
         total = sum(len(local) for local in locals_)

@@ -272,11 +272,37 @@ class Mechanism:
         return max(speeds, default=self.size)
 
     @cached_property
+    def input_speed(self) -> float:
+        """The fastest input velocity as a linear speed (:attr:`speed` when there is no input):
+        what an input step's motions are measured against."""
+        return self._fastest([(c, abs(v)) for m in self.inputs for c, v in m.velocities])
+
+    @cached_property
+    def force_speed(self) -> float:
+        """The fastest force speed as a linear speed (:attr:`speed` when there is no force):
+        what an external step's motions are measured against. External motions take no
+        input time; their speeds only say how they share their own clock."""
+        return self._fastest([(f.coordinate, f.speed) for f in self.forces])
+
+    def _fastest(self, rates: list[tuple[str, float]]) -> float:
+        angles = {c.name for c in self.coordinates if c.is_angle}
+        return max((rate * (self.size if name in angles else 1.0) for name, rate in rates), default=self.speed)
+
+    @cached_property
     def speed_scales(self) -> tuple[float, ...]:
         """Per coordinate, the speed its motions are measured against: :attr:`speed` for a
         translation, :attr:`speed` over the size (an angular speed) for a rotation. Velocity
         tolerances and programs use it, so they mean the same at any size and in any units."""
-        return tuple(self.speed / self.size if c.is_angle else self.speed for c in self.coordinates)
+        return self.scales_at(self.speed)
+
+    def scales_at(self, speed: float) -> tuple[float, ...]:
+        """Per coordinate, a linear ``speed`` as its own speed: over the size for a rotation.
+
+        >>> from cspace.loader import load
+        >>> load("fixtures/eccentric-cam.toml").scales_at(2.0)[1]
+        2.0
+        """
+        return tuple(speed / self.size if c.is_angle else speed for c in self.coordinates)
 
     @cached_property
     def tolerance(self) -> Tolerance:

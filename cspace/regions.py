@@ -270,7 +270,6 @@ class RegionDiagram:
         self._contacts: dict[tuple, frozenset] = {}
         tol = self.mechanism.tolerance
         self._length_tol = tol.length
-        self._velocity_tol = tol.velocity
         self._shifted = [p for p, pair in enumerate(self.pairs) if isinstance(pair, ShiftedPairSpace)]
 
     def z_change(self, key: tuple[int, ...], q: np.ndarray, v: np.ndarray, horizon: float) -> float:
@@ -385,13 +384,14 @@ class RegionDiagram:
         return self.layout.incidence[:, sorted(coordinates)].any(axis=1)
 
     def settle(self, choices: Choices, key: tuple[int, ...], velocity: np.ndarray,
-               active: np.ndarray) -> tuple[int, ...]:
+               active: np.ndarray, still: float) -> tuple[int, ...]:
         """For active pairs that touch nothing, the region the velocity moves into (others as chosen).
 
         Around a configuration where a pair touches nothing, its regions together
         cover every direction, so some region holding the configuration also holds the
-        motion: the first whose tight rows the velocity keeps. Inactive pairs do not
-        move: their first region holds them.
+        motion: the first whose tight rows the velocity keeps (a rate below ``still``, the
+        step's velocity tolerance, keeps a row). Inactive pairs do not move: their first
+        region holds them.
         """
         settled = list(key)
         for p in np.flatnonzero(active & ~choices.touching & choices.several).tolist():
@@ -401,7 +401,7 @@ class RegionDiagram:
             for i in choices.regions[p]:
                 region = pair.geometry[i]
                 tight = region.bounds - region.rows @ point <= self._length_tol
-                if np.all(region.rows[tight] @ rate <= self._velocity_tol):
+                if np.all(region.rows[tight] @ rate <= still):
                     settled[p] = i
                     break
         return tuple(settled)

@@ -158,6 +158,18 @@ class Tolerance:
         return steps * self.quantum / (2 * math.pi)
 
     @property
+    def steepest(self) -> float:
+        """The largest speed ratio a contact transmits: a facet within ``angle`` of a
+        coordinate's motion is tangent to it (:class:`cspace.layout.RowTable`), so a contact
+        moves a part at most ``1 / angle`` times as fast as what pushes it. Velocity
+        programs bound speeds at ten times this (in speed scales); faster is a jam.
+
+        >>> Tolerance.for_size(1.0).steepest
+        10000000.0
+        """
+        return 1.0 / self.angle
+
+    @property
     def support_probe(self) -> float:
         """Distance a force-loaded part is moved to test that something holds it.
 

@@ -86,9 +86,17 @@ class Tracer:
         links = tuple(LinkageLink(t, index[t.linkage.input], index[t.linkage.output])
                       for t in analysis.linkage_tables.values())
         self.forces = {index[f.coordinate]: f for f in mechanism.forces}
-        self.dynamics = SimpleDynamics(self.n, links, {j: (f.direction, f.speed) for j, f in self.forces.items()},
-                                       self.manager, np.array(mechanism.speed_scales),
-                                       self.tolerance.velocity / mechanism.speed)
+        # Each step measures its motions against its own speeds: an input step the inputs'
+        # (its clock is the input time), an external step the forces' (theirs only share out
+        # its own clock). A force a billion times slower than the inputs, or an input a
+        # billion times faster than the forces, still moves (or stands) as it should.
+        factor = self.tolerance.velocity / mechanism.speed
+        forces = {j: (f.direction, f.speed) for j, f in self.forces.items()}
+        self.speeds = {INPUT: mechanism.input_speed, EXTERNAL: mechanism.force_speed}
+        self.velocity_tolerance = {phase: factor * speed for phase, speed in self.speeds.items()}
+        self.dynamics = {phase: SimpleDynamics(self.n, links, forces, self.manager,
+                                               np.array(mechanism.scales_at(speed)), factor, self.tolerance.steepest)
+                         for phase, speed in self.speeds.items()}
         self.is_angle = np.array([c.is_angle for c in mechanism.coordinates])
         self.friction = Friction(mechanism)
         self._pair_of = {(p.part_a, p.part_b): k for k, p in enumerate(self.diagram.pairs)}
@@ -178,7 +186,7 @@ class Tracer:
 
     def _step(self, q: np.ndarray, phase: str, fixed: dict[int, float], motion: int, now: float,
               param: float, origin: float, limit: float) -> Piece | None:
-        diagram, dynamics = self.diagram, self.dynamics
+        diagram, dynamics = self.diagram, self.dynamics[phase]
         here = diagram.choices(q)
         if phase == EXTERNAL:
             frozen = dynamics.frozen(fixed)
@@ -214,7 +222,8 @@ class Tracer:
             return None
         if phase == EXTERNAL and best.progress <= dynamics.floor:
             return None
-        region = diagram.region(diagram.settle(choices, best_key, best.v, active), active)
+        region = diagram.region(diagram.settle(choices, best_key, best.v, active, self.velocity_tolerance[phase]),
+                                active)
         best = dynamics.mode(region, q, phase, fixed, best)
         followed = self.follow(best, q, param, limit)
         if len(followed.params) < 2:
@@ -284,15 +293,16 @@ class Tracer:
         if change < dt:
             dt, event = change, "contact in z changes"
         if not np.isfinite(dt):
-            self.without_end(v)
+            self.without_end(v, mode.eps)
         if dt <= 0:
             return _Followed([param], [q.copy()], event)
         return _Followed([param, param + dt], [q.copy(), q + v * dt], event)
 
-    def without_end(self, v: np.ndarray) -> None:
-        """Refuse a motion that nothing ever stops, naming what moves."""
-        moving = [c for c, rate, eps in zip(self.mechanism.coordinates, v, self.dynamics.eps) if abs(rate) > eps]
-        raise TraceError(f"{', '.join(c.name for c in moving)} move without end: nothing ever stops this "
+    def without_end(self, v: np.ndarray, eps: np.ndarray) -> None:
+        """Refuse a motion that nothing ever stops, naming what moves (faster than ``eps``)."""
+        moving = [c for c, rate, tol in zip(self.mechanism.coordinates, v, eps) if abs(rate) > tol]
+        verb = "moves" if len(moving) == 1 else "move"
+        raise TraceError(f"{', '.join(c.name for c in moving)} {verb} without end: nothing ever stops this "
                          "motion (is a support missing?)", parts=tuple(dict.fromkeys(c.part for c in moving)))
 
     def follow_table(self, mode: Mode, q: np.ndarray, param: float, limit: float, link: LinkageLink,
@@ -482,7 +492,7 @@ class Tracer:
                     if to_node < dt:
                         dt, event = to_node, "table cell"
             if not np.isfinite(dt):
-                self.without_end(v)
+                self.without_end(v, mode.eps)
             exact = self._exit_in_cell(mode, q, v, moving_in) if event == "region exit" else None
             if exact is not None:
                 q, dt = exact
@@ -543,7 +553,7 @@ class Tracer:
         it reaches, drives what its contacts reach, then its linkage outputs, then its
         grips' partners.
         """
-        moving = {j for j in range(self.n) if abs(mode.velocity[j]) > self.dynamics.eps[j]}
+        moving = {j for j in range(self.n) if abs(mode.velocity[j]) > mode.eps[j]}
         prescribed = {j for j in mode.rates if j in moving} if phase == INPUT else set()
         edges = [(a, b) for a, b in mode.transmissions(q) if b not in prescribed]
         # A linkage carries motion from its input to its output, unless the output is the one

@@ -28,7 +28,7 @@ def region(rows: list[list[float]]) -> MechanismRegion:
 def both(rows: list[list[float]], rate: float, phase: str = INPUT, forces: dict | None = None):
     """The shortcut's and the program's velocity, and the LP solves, with coordinate 0 at ``rate``."""
     n = len(rows[0])
-    dynamics = SimpleDynamics(n, (), forces or {}, ConstraintManager(1e-10), np.ones(n), 1e-9)
+    dynamics = SimpleDynamics(n, (), forces or {}, ConstraintManager(1e-10), np.ones(n), 1e-9, 1e7)
     r = region(rows)
     q, fixed, ignore = np.zeros(n), {0: rate}, np.zeros(len(rows) + 1, bool)
     shortcut = dynamics.determined(r, q, phase, fixed, set(range(n)), ignore)

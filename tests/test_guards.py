@@ -38,7 +38,7 @@ sampling = 0.25
 def test_a_part_falling_past_everything_is_an_error_naming_file_part_and_time():
     with pytest.raises(TraceError) as caught:
         trace(analyze(loads(FALLING, source="falling.toml")))
-    assert str(caught.value) == ("falling.toml: part 'block': at t = 0: y move without end: nothing ever stops "
+    assert str(caught.value) == ("falling.toml: part 'block': at t = 0: y moves without end: nothing ever stops "
                                  "this motion (is a support missing?)")
 
 
