@@ -1,7 +1,9 @@
 """Random well-posed mechanisms, as TOML text, for property tests and the fuzz report.
 
 Translating families: a *stack* of blocks resting on a piston that slides out from under it
-(driven directly or by a crank-slider), optionally inside a magazine that fits the
+(driven directly or by a crank-slider, whose table is sometimes drawn coarse, 3 to 12
+entries: the piston must lie on the closed-form crank-slider all the same,
+:class:`CrankSlider`), optionally inside a magazine that fits the
 widest block exactly; a *row* of blocks on a table gathered by a pusher, optionally
 against a stop wall (blocks are rectangles, convex polygons, L shapes, rounded
 rectangles (arcs) or half disks (an arc on top), all under gravity); either smooth or
@@ -118,7 +120,7 @@ class Generated:
 
     family: str
     text: str
-    expected: ReleaseCase | TurningRelease | PinCase | NestCase | None = None
+    expected: ReleaseCase | TurningRelease | PinCase | CrankSlider | NestCase | None = None
 
     def __repr__(self) -> str:
         return f"Generated({self.family!r}, {self.expected!r})"
@@ -143,7 +145,8 @@ def generate(draw: Draw, families: Sequence[str] = FAMILIES) -> Generated:
         variant, text = TURNING_GENERATORS[family](draw)
         return Generated(f"{family}:{variant}", text)
     text = stack(draw) if family == "stack" else row(draw)
-    return Generated(f"{family}:{'sticky' if 'sticky = ' in text else 'smooth'}", text)
+    expected = CrankSlider() if "[[linkages]]" in text else None
+    return Generated(f"{family}:{'sticky' if 'sticky = ' in text else 'smooth'}", text, expected)
 
 
 def mechanism(draw: Draw) -> str:
@@ -189,6 +192,8 @@ def stack(draw: Draw) -> str:
     # piston would hold it at once (the walls fit the widest block): nothing would happen.
     if draw.choice(("smooth", "sticky")) == "sticky" and not magazine:
         lines = _sticky(lines, {"piston"} | {f"block{i + 1}" for i in range(count)})
+    if drive == "crank" and draw.choice(("default table", "coarse table")) == "coarse table":
+        lines.insert(lines.index('members = ["rod"]') + 1, f"table = {draw.integer(3, 12)}")
     lines.insert(1, f"[mechanism]\ntime = {time}\n")
     return "\n".join(lines) + "\n"
 
@@ -1093,11 +1098,48 @@ def closed_form_errors(trace, case) -> list[str]:
         return turning_release_errors(trace, case)
     if isinstance(case, PinCase):
         return pin_errors(trace, case)
+    if isinstance(case, CrankSlider):
+        return crank_slider_errors(trace)
     if isinstance(case, NestCase):
         return nested_errors(trace, case)
     from .testing import release_errors
 
     return release_errors(trace, case)
+
+
+@dataclass(frozen=True)
+class CrankSlider:
+    """A stack driven by a crank-slider: its piston must be where the closed form puts it
+    (:func:`crank_slider_errors`), whatever the linkage's ``table``."""
+
+
+def crank_slider_errors(trace) -> list[str]:
+    """How a trace's piston misses the closed-form crank-slider, from the file's joints alone: the
+    crank pin A turns about the crank's pivot, the rod's two pins are its length L apart, and
+    the piston's pin B = (xp + bx, by) lies L from A on the far side: xp = A_x - bx +
+    sqrt(L^2 - (by - A_y)^2). The piston must start on it (the assembly, to the length
+    tolerance) and stay within the curve tolerance of it at every sample (the table's bound)."""
+    from .describe import path_rows
+
+    mechanism = trace.mechanism
+    (linkage,) = mechanism.linkages
+    crank, piston = mechanism.coordinate(linkage.input), mechanism.coordinate(linkage.output)
+    to_crank, to_piston = linkage.joints
+    pin_a = np.array(to_crank.points[0], float)  # in the crank's frame: where it is at angle 0
+    rod = math.dist(to_crank.points[1], to_piston.points[0])  # both in the rod's frame
+    bx, by = to_piston.points[1]
+    pivot = np.array(crank.pivot, float)
+    tolerance = mechanism.tolerance
+    i, o = mechanism.coordinate_index[crank.name], mechanism.coordinate_index[piston.name]
+    errors = []
+    for k, (_, _, *q) in enumerate(path_rows(trace)):
+        ax, ay = pivot + _turned(pin_a - pivot, q[i])
+        due = ax - bx + math.sqrt(rod * rod - (by - ay) ** 2)
+        allowed = tolerance.length if k == 0 else tolerance.curve + tolerance.length
+        if abs(q[o] - due) > allowed:
+            errors.append(f"piston at {piston.name} = {q[o]:.9g} with {crank.name} = {q[i]:.9g}: the crank-slider "
+                          f"puts it at {due:.9g} ({'start' if k == 0 else f'sample {k}'})")
+    return errors[:3]
 
 
 TURNING_GENERATORS = {"cam": _cam, "lever": _lever, "wheel": _wheel}
