@@ -17,7 +17,7 @@ import sys
 import time
 
 from .errors import CspaceError, OutputError
-from .outputs import check_output, flush_stdout, open_standard_streams, say, write_stdout, write_text
+from .outputs import check_output, flush_stdout, open_standard_streams, printable, say, write_stdout, write_text
 
 EXIT_ENVIRONMENT = 1
 EXIT_BAD_INPUT = 2
@@ -270,15 +270,36 @@ def _trace(args: argparse.Namespace) -> int:
 def _stats(args: argparse.Namespace) -> int:
     from .describe import statistics, statistics_columns
 
-    columns: dict[str, dict] = {}
+    columns: list[tuple[str, dict]] = []
     for path in args.files:
         start = time.perf_counter()
         result = _traced(path, args.until, args)
         values = statistics(result)
-        name = result.mechanism.name if result.mechanism.name not in columns else path
-        columns[name] = {**values, "runtime (s)": round(time.perf_counter() - start, 3)}
-    write_stdout(statistics_columns(columns, markdown=args.format == "md"))
+        columns.append((result.mechanism.name, {**values, "runtime (s)": round(time.perf_counter() - start, 3)}))
+    names = _column_names([name for name, _ in columns], args.files)
+    write_stdout(statistics_columns(list(zip(names, (values for _, values in columns))),
+                                    markdown=args.format == "md"))
     return 0
+
+
+def _column_names(names: list[str], paths: list[str]) -> list[str]:
+    """One distinct name per file argument, in order: the mechanism's own; one taken already
+    gives way to its file's path, and that too (the same file given again) to the path and
+    the argument's number among those naming that file.
+
+    >>> _column_names(["lever", "lever", "lever", "feeder"], ["a.toml", "a.toml", "a.toml", "f.toml"])
+    ['lever', 'a.toml', 'a.toml (3)', 'feeder']
+    """
+    taken: list[str] = []
+    for k, (name, path) in enumerate(zip(names, paths)):
+        choice, count = name, paths[:k + 1].count(path)
+        if choice in taken:
+            choice = path
+        while choice in taken:
+            choice = f"{path} ({count})"
+            count += 1
+        taken.append(choice)
+    return taken
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -288,7 +309,7 @@ def _check(args: argparse.Namespace) -> int:
     mechanism = analysis.mechanism
     result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
     regions = sum(len(p.geometry) for p in analysis.constraining_pairs)
-    write_stdout(f"{args.file}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
+    write_stdout(f"{printable(args.file)}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
                  f"{len(mechanism.linkages)} linkages, {len(analysis.pairs)} interacting pairs "
                  f"({len(analysis.constraining_pairs)} constraining, {regions} regions); traced "
                  f"{len(result.segments)} segments ({result.end_reason})\n")
@@ -302,7 +323,7 @@ def _animate(args: argparse.Namespace) -> int:
 
         check_page(args.output, size=args.size, field="-o")
         samples = write_html(_traced(args.file, args.until, args), args.output, size=args.size)
-        write_stdout(f"{args.output}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}\n")
+        write_stdout(f"{printable(args.output)}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}\n")
         return 0
     from viz.animation import animate, check_animation
 
@@ -310,7 +331,7 @@ def _animate(args: argparse.Namespace) -> int:
     result = _traced(args.file, args.until, args)
     frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
                      progress=sys.stderr.isatty())
-    write_stdout(f"{args.output}: {frames} frames, {args.size[0]}x{args.size[1]}\n")
+    write_stdout(f"{printable(args.output)}: {frames} frames, {args.size[0]}x{args.size[1]}\n")
     return 0
 
 
@@ -332,7 +353,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
     analysis = _analyzed(args.file, args)
     find_pair(analysis, args.part_a, args.part_b)
     plot_pair(trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
-    write_stdout(f"{args.output}: configuration space of {args.part_a}/{args.part_b}\n")
+    write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")
     return 0
 
 

@@ -13,11 +13,13 @@ import csv
 import io
 import json
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 from .constraints import ConstraintManager
 from .model import FIXED, FIXED_AXES
+from .outputs import markdown_cell, printable
 from .regions import RegionDiagram
 from .trace import Segment, Trace, reported
 
@@ -213,8 +215,10 @@ def region_rows(trace: Trace) -> tuple[list[str], list[list[str]]]:
 
 
 def region_table(trace: Trace) -> str:
-    """Paper Figure 10 as aligned text: the pairwise region each segment lies in, for every constraining pair."""
+    """Paper Figure 10 as aligned text: the pairwise region each segment lies in, for every constraining pair.
+    An input's name is shown :func:`~cspace.outputs.printable` (it is any text of the file)."""
     header, body = region_rows(trace)
+    header, body = [printable(cell) for cell in header], [[printable(cell) for cell in row] for row in body]
     widths = [max(len(row[i]) for row in [header] + body) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in [header] + body]
     return "\n".join(lines) + "\n"
@@ -265,23 +269,30 @@ def statistics_table(values: dict) -> str:
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in values.items()) + "\n"
 
 
-def statistics_columns(columns: dict[str, dict], markdown: bool = False) -> str:
+def statistics_columns(columns: dict[str, dict] | Sequence[tuple[str, dict]], markdown: bool = False) -> str:
     """The statistics of several mechanisms side by side, one column each (paper Table 2):
     aligned text, or a Markdown table. A statistic a mechanism lacks is left blank.
+    ``columns`` are (name, statistics) pairs, or a dict of them: one column per pair, even
+    where two share a name. Names are shown :func:`~cspace.outputs.printable` (a newline,
+    NUL or ESC in a mechanism's name neither breaks the table nor reaches the terminal), in
+    Markdown with ``|`` escaped (:func:`~cspace.outputs.markdown_cell`).
 
     >>> print(statistics_columns({"a": {"segments": 3}, "b": {"segments": 12}}), end="")
     statistic  a  b
     segments   3  12
-    >>> print(statistics_columns({"a": {"segments": 3}}, markdown=True), end="")
-    | statistic | a |
-    |---|---|
-    | segments | 3 |
+    >>> print(statistics_columns([("a | b", {"segments": 3}), ("a | b", {"segments": 4})], markdown=True), end="")
+    | statistic | a \\| b | a \\| b |
+    |---|---|---|
+    | segments | 3 | 4 |
     """
-    names = list(dict.fromkeys(k for values in columns.values() for k in values))
-    table = [["statistic", *columns]] + [[name, *(str(v.get(name, "")) for v in columns.values())] for name in names]
+    pairs = list(columns.items() if isinstance(columns, dict) else columns)
+    names = list(dict.fromkeys(k for _, values in pairs for k in values))
+    table = [["statistic", *(name for name, _ in pairs)]] + \
+        [[name, *(str(values.get(name, "")) for _, values in pairs)] for name in names]
     if markdown:
-        lines = [f"| {' | '.join(row)} |" for row in table]
+        lines = [f"| {' | '.join(markdown_cell(cell) for cell in row)} |" for row in table]
         return "\n".join(lines[:1] + ["|" + "---|" * len(table[0])] + lines[1:]) + "\n"
+    table = [[printable(cell) for cell in row] for row in table]
     widths = [max(len(row[k]) for row in table) for k in range(len(table[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in table) + "\n"
 

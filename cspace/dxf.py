@@ -63,6 +63,7 @@ from typing import Any
 
 from .errors import DxfError
 from .geometry import Arc, Element, Line, Point, Profile
+from .outputs import printable
 from .tolerance import Tolerance
 
 SUPPORTED = ("LINE", "ARC", "CIRCLE", "LWPOLYLINE")
@@ -103,7 +104,7 @@ def read_profiles(path: str | os.PathLike, layer: str, *, prefix: str = "", show
     >>> [type(e).__name__ for e in read_profiles("fixtures/parts/dxf-cam.dxf", "cam")[1].elements]
     ['Arc', 'Line', 'Line', 'Line']
     """
-    shown = _printable(str(path) if shown is None else shown)
+    shown = printable(str(path) if shown is None else shown)
     return layer_profiles(read_drawing(path, shown), layer, prefix=prefix, shown=shown, max_faces=max_faces,
                           max_magnitude=max_magnitude)
 
@@ -116,7 +117,7 @@ def read_drawing(path: str | os.PathLike, shown: str | None = None) -> Any:
     """
     import ezdxf  # only when a mechanism has DXF parts: it takes a third of a second
 
-    shown = _printable(str(path) if shown is None else shown)
+    shown = printable(str(path) if shown is None else shown)
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -459,6 +460,3 @@ def _mean(points: list[Point]) -> Point:
 def _fmt(point: Point) -> str:
     return f"({point[0]:.6g}, {point[1]:.6g})"
 
-
-def _printable(text: str) -> str:
-    return text if text.isprintable() else repr(text)

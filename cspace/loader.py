@@ -41,7 +41,7 @@ MAX_PARTS = 500
 MAX_FACES = 20000
 MAX_MAGNITUDE = 1e9  # no length, angle, time or speed in a mechanism file is larger
 MAX_SAMPLES = 1_000_000  # samples one input motion may take over the time allotment
-NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")  # the whole name (fullmatch: "$" let a newline end one)
 FORCE_KINDS = ("gravity", "spring", "torque")
 JOINT_KINDS = ("pin", "slider")
 TOLERANCE_KEYS = ("length", "angle", "arc", "lp", "velocity")
@@ -364,7 +364,7 @@ class _Reader:
     def rename_loops(self, loops: tuple[Profile, ...], names: Any, field: str, prefix: str) -> tuple[Profile, ...]:
         """Apply a ``faces`` list to a DXF layer's loops, one name per face of all the loops in order."""
         total = sum(len(loop.elements) for loop in loops)
-        if not isinstance(names, list) or not all(isinstance(n, str) and NAME.match(n) for n in names):
+        if not isinstance(names, list) or not all(isinstance(n, str) and NAME.fullmatch(n) for n in names):
             raise self.fail(f"{field}.faces", "faces is a list of names like [\"top\", \"left\"]")
         if len(names) != total:
             raise self.fail(f"{field}.faces", f"{len(names)} names for {total} faces "
@@ -423,7 +423,7 @@ class _Reader:
         if "faces" not in item:
             return profile
         names = item["faces"]
-        if not isinstance(names, list) or not all(isinstance(n, str) and NAME.match(n) for n in names):
+        if not isinstance(names, list) or not all(isinstance(n, str) and NAME.fullmatch(n) for n in names):
             raise self.fail(f"{field}.faces", "faces is a list of names like [\"top\", \"left\"]")
         if len(names) != len(profile.elements):
             raise self.fail(f"{field}.faces", f"{len(names)} names for {len(profile.elements)} faces")
@@ -658,7 +658,7 @@ class _Reader:
         value = self.string(data, key, field, optional)
         if value is None:
             return None
-        if not NAME.match(value):
+        if not NAME.fullmatch(value):
             where = f"{field}.{key}" if field else key
             raise self.fail(where, f"{value!r} is not a name: use letters, digits, '_', '-' and '.', "
                             "starting with a letter")

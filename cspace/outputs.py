@@ -29,6 +29,7 @@ import os
 import stat
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -167,6 +168,47 @@ def _failed(target: Path | str, error: OSError) -> OutputError:
     return OutputError(f"cannot write: {reason}", file=str(target), errno=error.errno)
 
 
+# ---- text shown -------------------------------------------------------------------------------
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every character that is not text written as its Python escape: those of
+    Unicode category C (controls such as newline, NUL and ESC; format characters,
+    surrogates, unassigned) and the line and paragraph separators. A name from a file shown
+    on a terminal or in a table (``cspace stats``, an error line) then can neither break
+    its line nor drive the terminal; the JSON report keeps names as they are (it escapes
+    them by construction).
+
+    >>> printable("lev\ner\x00\x1b[31m\u2028ok \u00e9")
+    'lev\\ner\\x00\\x1b[31m\\u2028ok é'
+    """
+    if text.isprintable():  # no category C nor separator but the space: nothing to do
+        return text
+    return "".join(_escaped(ch) for ch in text)
+
+
+def markdown_cell(text: str) -> str:
+    r"""``text`` as a cell of a Markdown (GitHub) table: :func:`printable`, its backslashes and
+    pipes escaped, so that a ``|`` in a name neither ends the cell nor follows a backslash
+    that would take its escape.
+
+    >>> print(markdown_cell("lever | pipe \\ end"))
+    lever \| pipe \\ end
+    """
+    return printable(text).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _escaped(ch: str) -> str:
+    if unicodedata.category(ch)[0] != "C" and unicodedata.category(ch) not in ("Zl", "Zp"):
+        return ch
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 # ---- the standard streams ----------------------------------------------------------------------
 
 STDOUT = "standard output"
@@ -213,9 +255,10 @@ def flush_stdout() -> None:
 
 
 def say(line: str) -> None:
-    """Print ``line`` on standard error, if it can be printed: it is the last resort."""
+    """Print ``line`` on standard error, as one line of text (:func:`printable`: a file name
+    or a name from a file may hold a newline or ESC), if it can be printed: it is the last resort."""
     try:
-        print(line, file=sys.stderr, flush=True)
+        print(printable(line), file=sys.stderr, flush=True)
     except (OSError, ValueError):
         pass
 

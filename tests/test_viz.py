@@ -911,7 +911,8 @@ def test_a_pair_of_which_a_part_shifts_is_drawn_band_by_band():
     assert [a.get_title() for a in figure.axes] == [
         "the shift, band by band", "band 1: 0 \u2264 s \u2264 1\nwheel slices[0] / dog slices[0]",
         "band 3: 1.5 \u2264 s \u2264 2.5\nwheel slices[1] / dog slices[0]"]
-    assert sorted(t.get_text() for t in shift.texts if t.get_text().startswith("band")) == ["band 1", "band 2", "band 3"]
+    bands = sorted(t.get_text() for t in shift.texts if t.get_text().startswith("band"))
+    assert bands == ["band 1", "band 2", "band 3"]
     index = result.mechanism.coordinate_index
     samples = [(time, float(q[index["t1"]]), float(q[index["s"]])) for time, _, q in result.samples()]
     assert shift.get_xlabel() == "s" and _on_path(shift, [(s, time) for time, _, s in samples])

@@ -2,7 +2,9 @@
 
 One row per segment: its number, a one-line summary of what moves, and for every pair
 that constrains anything the region the segment lies in (``r3>r4`` when it crosses
-from one into another). ``cspace trace --regions`` prints the same table as text.
+from one into another). ``cspace trace --regions`` prints the same table as text. An
+input's name, any text of the file, is shown :func:`~cspace.outputs.printable`, and in
+Markdown a ``|`` is escaped (:func:`~cspace.outputs.markdown_cell`).
 
     >>> from cspace import analyze, load, trace
     >>> table = markdown_region_table(trace(analyze(load("fixtures/feeder.toml")), until=2.2))
@@ -15,6 +17,7 @@ from __future__ import annotations
 import html
 
 from cspace import Trace, region_rows
+from cspace.outputs import markdown_cell, printable
 
 FORMATS = ("md", "html")
 
@@ -24,18 +27,23 @@ def markdown_region_table(trace: Trace) -> str:
     header, rows = region_rows(trace)
 
     def line(cells: list[str]) -> str:
-        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+        return "| " + " | ".join(markdown_cell(cell) for cell in cells) + " |"
 
     divider = "|" + "|".join("---:" if k == 0 else "---" for k in range(len(header))) + "|"
     return "\n".join([line(header), divider] + [line(row) for row in rows]) + "\n"
 
 
 def html_region_table(trace: Trace) -> str:
-    """The region table as a standalone HTML page."""
+    """The region table as a standalone HTML page. ``cspace regions`` prints it, maybe to a
+    terminal: names are :func:`~cspace.outputs.printable` before they are escaped for HTML."""
     header, rows = region_rows(trace)
-    title = html.escape(f"{trace.mechanism.name}: regions of each segment")
-    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in header)
-    body = "\n".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+
+    def text(cell: str) -> str:
+        return html.escape(printable(cell))
+
+    title = text(f"{trace.mechanism.name}: regions of each segment")
+    head = "".join(f"<th>{text(cell)}</th>" for cell in header)
+    body = "\n".join("<tr>" + "".join(f"<td>{text(cell)}</td>" for cell in row) + "</tr>" for row in rows)
     return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n"
             "<style>table { border-collapse: collapse; font-family: sans-serif; font-size: 0.9em; }\n"
             "th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: left; }\n"
