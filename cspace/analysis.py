@@ -21,7 +21,7 @@ from . import cache, parallel
 from .budget import check_memory, estimate
 from .checks import check_initial_overlaps, check_profiles, overlap_depth, posed
 from .errors import CspaceError, ModelError, UnsupportedPairError
-from .friction import faces_of, sticky_contact
+from .friction import Friction, faces_of
 from .geometry import Arc, region_of
 from .holes import unmet_holes_filled
 from .layers import band_parts, meeting, shift_of, shifted_pair_space
@@ -148,25 +148,29 @@ def analyze(mechanism: Mechanism, *, max_memory: float | None = None, progress: 
 
 
 def _check_sticky_faces_meet(analysis: Analysis) -> None:
-    """Refuse a part none of whose sticky faces meets a sticky face of another part
-    anywhere in the pair spaces: its friction could never act (a face misnamed, or
-    marked on the wrong part). A part marked sticky all round may have faces that
-    never meet one."""
+    """Refuse a part none of whose sticky faces meets a sticky face of another part: its
+    friction could never act (a face misnamed, or marked on the wrong part). They meet
+    where a contact of a pair space names sticky faces of both parts, or where they touch
+    with no row of a pair space between them, at the start or slid there (a sticky piston
+    lying on a sticky table: :meth:`cspace.friction.Friction.rowless` and ``arriving``).
+    A part marked sticky all round may have faces that never meet one."""
     mechanism = analysis.mechanism
-    parts = {p.name: p for p in mechanism.parts}
     if not any(p.sticky for p in mechanism.parts):
         return
+    friction = Friction(mechanism)
     met: set[tuple[str, str]] = set()
     for pair in analysis.pairs:
-        a, b = parts[pair.part_a], parts[pair.part_b]
-        if not (a.sticky and b.sticky):
-            continue
         for region in pair.regions:
             for edge in region.edges:
                 for contact in edge.contacts:
-                    if sticky_contact(contact, a, b):
+                    if friction.sticky(contact):
                         met.update((contact.part_a, face) for face in faces_of(contact.faces_a))
                         met.update((contact.part_b, face) for face in faces_of(contact.faces_b))
+    for part, face, other, its in friction.arriving(analysis.initial):
+        met.update({(part, face), (other, its)})
+    for grip in friction.rowless(analysis.initial):
+        met.update((grip.contact.part_a, face) for face in grip.contact.faces_a)
+        met.update((grip.contact.part_b, face) for face in grip.contact.faces_b)
     for part in mechanism.parts:
         if part.sticky and not any((part.name, face) in met for face in part.sticky):
             raise ModelError(f"none of its sticky faces ({', '.join(sorted(part.sticky))}) ever touches a sticky "

@@ -242,9 +242,11 @@ class SimpleDynamics:
         Rows of the constraining pairs flagged in ``ignore`` (pairs that touch nothing
         here) do not constrain it. Coordinates in ``still`` are held at zero (nothing can
         move them). Each of the ``grips`` (sticky contacts holding at ``q``) holds its
-        parts in tandem, unless they draw apart: in the motion found without any grip
-        (a spring pulling a part off), or in the motion found with it; then the motion
-        is found again without it (friction acts between touching faces only).
+        parts in tandem, unless they draw apart (or, for sticky faces meeting end to
+        end, slide apart along the faces: :meth:`cspace.friction.Grip.lets_go`): in the
+        motion found without any grip (a spring pulling a part off), or in the motion
+        found with it; then the motion is found again without it (friction acts between
+        touching faces only).
         """
         rows = region.tight_except(q, ignore).nonzero()[0]
         if still:
@@ -252,11 +254,11 @@ class SimpleDynamics:
         grips = list(grips)
         if grips:
             loose = self._best(region, rows, q, phase, fixed, None)
-            grips = [g for g in grips if loose is None or not self._parting(region, q, g.pair, loose.v)]
+            grips = [g for g in grips if loose is None or not self._letting_go(region, q, g, loose.v)]
         while True:
             friction = np.vstack([g.rows for g in grips]) if grips else None
             best = self._best(region, rows, q, phase, fixed, friction)
-            parting = [g for g in grips if best is not None and self._parting(region, q, g.pair, best.v)]
+            parting = [g for g in grips if best is not None and self._letting_go(region, q, g, best.v)]
             if not parting:
                 return best if best is None else replace(best, friction=friction)
             grips = [g for g in grips if g not in parting]
@@ -270,6 +272,12 @@ class SimpleDynamics:
             if found is not None and (best is None or found.objective < best.objective - self.floor):
                 best = found
         return best
+
+    def _letting_go(self, region: MechanismRegion, q: np.ndarray, grip: Grip, v: np.ndarray) -> bool:
+        """Does ``v`` end the grip's touch: its parts drawing apart, or its sticky faces
+        sliding apart end to end? A touch no row records (pair None) draws apart never."""
+        parting = grip.pair is not None and self._parting(region, q, grip.pair, v)
+        return parting or grip.lets_go(v, self.eps)
 
     def _parting(self, region: MechanismRegion, q: np.ndarray, pair: int, v: np.ndarray) -> bool:
         """Does ``v`` draw the parts of constraining pair ``pair`` apart (every tight row of

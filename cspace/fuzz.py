@@ -23,7 +23,10 @@ off, retracts askew or turns away (a latch), with its closed-form release time a
 (:class:`TurningRelease`). A part that shifts along z: a spring-loaded *pin* driven
 under a plate with holes, rising into the first it fits (:class:`PinCase`). Nested
 profiles: a block or a follower that must stop on the innermost material of a plate, a
-pocket, an island in it and a well in that, up to three deep (:class:`NestCase`). Each
+pocket, an island in it and a well in that, up to three deep (:class:`NestCase`).
+Friction: a slider with a sticky bottom (whole, or one of two collinear faces) driven
+along a table whose top is a run of collinear faces, some sticky, drawn as abutting
+profiles or one path: it must stop where sticky first meets sticky (:class:`PatchCase`). Each
 generator's docstring gives its parameter ranges.
 
 Every random choice goes through a :class:`Draw`, so hypothesis can drive the same
@@ -110,7 +113,8 @@ TRANSLATING = ("stack", "row", "release")
 ROTATING = ("cam", "lever", "wheel", "released-rotation")
 SHIFTING = ("pin",)
 NESTED = ("nested",)
-FAMILIES = TRANSLATING + ROTATING + SHIFTING + NESTED
+FRICTION = ("patch",)
+FAMILIES = TRANSLATING + ROTATING + SHIFTING + NESTED + FRICTION
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,7 @@ class Generated:
 
     family: str
     text: str
-    expected: ReleaseCase | TurningRelease | PinCase | CrankSlider | NestCase | None = None
+    expected: ReleaseCase | TurningRelease | PinCase | CrankSlider | NestCase | PatchCase | None = None
 
     def __repr__(self) -> str:
         return f"Generated({self.family!r}, {self.expected!r})"
@@ -138,6 +142,9 @@ def generate(draw: Draw, families: Sequence[str] = FAMILIES) -> Generated:
     if family == "pin":
         case = pin(draw)
         return Generated(f"pin:{case.shape}", case.text, case)
+    if family == "patch":
+        sticky_patch = patch(draw)
+        return Generated(f"patch:{sticky_patch.kind}", sticky_patch.text, sticky_patch)
     if family == "nested":
         nest = nested(draw)
         return Generated(f"nested:{nest.kind}", nest.text, nest)
@@ -1100,6 +1107,8 @@ def closed_form_errors(trace, case) -> list[str]:
         return pin_errors(trace, case)
     if isinstance(case, CrankSlider):
         return crank_slider_errors(trace)
+    if isinstance(case, PatchCase):
+        return patch_errors(trace, case)
     if isinstance(case, NestCase):
         return nested_errors(trace, case)
     from .testing import release_errors
@@ -1409,4 +1418,133 @@ def nested_errors(trace, case: NestCase) -> list[str]:
             errors.append(f"at t = {time:.6g} (th = {th:.6g}) the follower is at s = {float(q[j]):.9g}, "
                           f"due at {due:.9g} on the island")
             break
+    return errors
+
+
+# -- sticky patches: grips across faces ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PatchCase:
+    """A slider under gravity on a table whose top is a run of collinear faces, some sticky:
+    it must stop where sticky material of its bottom first meets sticky material of the top
+    along its way (at once if it already lies on some), or at the far wall: ``final`` for
+    its ``coordinate`` and, driven by an input, the ``time`` the input is blocked there."""
+
+    text: str
+    kind: str
+    coordinate: str
+    final: float
+    time: float | None  # None: a spring drives it (a motion of no duration)
+
+    def __repr__(self) -> str:
+        return f"PatchCase({self.kind!r}, final={self.final!r}, time={self.time!r})"
+
+
+def patch(draw: Draw) -> PatchCase:
+    """A table whose top is 2-5 stretches 1-6 long (each sticky or smooth, at least one
+    sticky) between smooth ends and walls, drawn as one profile per stretch (their tops
+    meeting at corners) or as one path (collinear faces); a slider 1-4 wide resting on it,
+    its bottom sticky whole or split in two collinear faces one of which is sticky, starting
+    anywhere between the walls and driven either way by an input or a spring. The contacts
+    on the way name corners and several faces on both sides; the slider must stop where
+    sticky first meets sticky (:func:`patch_errors`)."""
+    widths = [draw.number(1.0, 6.0) for _ in range(draw.integer(2, 5))]
+    sticky = [draw.choice(("sticky", "smooth")) == "sticky" for _ in widths]
+    sticky[draw.integer(0, len(widths) - 1)] = True
+    edges = [10.0]
+    for w in widths:
+        edges.append(round(edges[-1] + w, 3))
+    left, right = 0.0, round(edges[-1] + 10.0, 3)
+    table = draw.choice(("profiles", "path"))
+    width, height = draw.number(1.0, 4.0), draw.number(0.5, 2.0)
+    split = draw.choice(("whole", "split"))
+    if split == "whole":
+        slider, reach = f'{{ rect = [0, 0, {width}, {height}], sticky = ["bottom"] }}', (0.0, width)
+    else:
+        cut = round(width * draw.number(0.2, 0.8), 3)
+        first = draw.choice(("b1", "b2"))
+        slider = (f'{{ path = [[0, 0], [{cut}, 0], [{width}, 0], [{width}, {height}], [0, {height}], [0, 0]], '
+                  f'faces = ["b1", "b2", "right", "top", "left"], sticky = ["{first}"] }}')
+        reach = (0.0, cut) if first == "b1" else (cut, width)
+    x0 = round(draw.number(left + 1.0, right - 1.0 - width), 3)
+    rate = 1 if draw.choice(("right", "left")) == "right" else -1
+    drive = draw.choice(("input", "spring"))
+    final = _patch_stop([(a, b) for a, b, s in zip(edges, edges[1:], sticky) if s], reach, x0, rate,
+                        (left + 1.0, right - 1.0 - width))
+    lines = [_header("patch", f"{table} table, {split} bottom, {drive}"),
+             f"[mechanism]\ntime = {right + 2.0}\n"]
+    lines += _patch_table(table, edges, sticky, left, right)
+    lines += _part("slider", [("xs", (1, 0), x0), ("ys", (0, 1), 0.0)], slider)
+    lines += _gravity("ys")
+    if drive == "input":
+        lines.append(_input({"xs": float(rate)}, 0.5))
+    else:
+        lines += ["[[forces]]", 'kind = "spring"', 'coordinate = "xs"', f"direction = {rate}", ""]
+    kind = f"{table}-{split}-{drive}"
+    return PatchCase("\n".join(lines) + "\n", kind, "xs", final, abs(final - x0) if drive == "input" else None)
+
+
+def _patch_table(kind: str, edges: list[float], sticky: list[bool], left: float, right: float) -> list[str]:
+    """The frame: the table from ``left`` to ``right`` (top at y = 0), its stretches between
+    ``edges`` sticky as flagged, and a wall standing on each end."""
+    walls = [f'{{ name = "left-wall", rect = [{left}, 0, {left + 1.0}, 4] }}',
+             f'{{ name = "right-wall", rect = [{right - 1.0}, 0, {right}, 4] }}']
+    if kind == "profiles":
+        cuts, flags = [left] + edges + [right], [False] + sticky + [False]
+        marks = [', sticky = ["top"]' if flag else "" for flag in flags]
+        profiles = [f'{{ name = "s{k}", rect = [{a}, -2, {b}, 0]{mark} }}'
+                    for k, (a, b, mark) in enumerate(zip(cuts, cuts[1:], marks))]
+    else:
+        tops = [right] + edges[::-1] + [left]  # the top runs right to left, counterclockwise
+        names = [f"s{k}" for k in range(len(edges), -1, -1)]
+        flags = [False] + sticky[::-1] + [False]
+        points = [[left, -2], [right, -2]] + [[x, 0] for x in tops] + [[left, -2]]
+        faces = ", ".join(f'"{name}"' for name in ["bottom", "right"] + names + ["left"])
+        marked = ", ".join(f'"{name}"' for name, flag in zip(names, flags) if flag)
+        profiles = [f'{{ name = "table", path = {points}, faces = [{faces}], sticky = [{marked}] }}']
+    return ["[[parts]]", 'name = "frame"', 'motion = "fixed"', "[[parts.slices]]", "z = [0, 1]",
+            "profiles = [" + ", ".join(profiles + walls) + "]", ""]
+
+
+def _patch_stop(patches: list[tuple[float, float]], reach: tuple[float, float], x0: float, rate: int,
+                travel: tuple[float, float]) -> float:
+    """Where a slider whose sticky bottom spans ``reach`` (from its reference x), starting at
+    ``x0`` and moving the way of ``rate``, stops: where its sticky stretch first meets a
+    sticky patch ahead (at once if it overlaps one, or meets one end to end the way it
+    goes), else at the end of its ``travel``. Adjacent patches are one."""
+    merged: list[list[float]] = []
+    for a, b in patches:
+        if merged and abs(merged[-1][1] - a) <= NOISE * max(1.0, abs(a)):
+            merged[-1][1] = b
+        else:
+            merged.append([a, b])
+    lo, hi = reach
+    if rate > 0:
+        ahead = [max(x0, a - hi) for a, b in merged if b > x0 + lo]
+        return min(ahead + [travel[1]])
+    behind = [min(x0, b - lo) for a, b in merged if a < x0 + hi]
+    return max(behind + [travel[0]])
+
+
+def patch_errors(trace, case: PatchCase) -> list[str]:
+    """How a trace misses a :class:`PatchCase`: the slider must end at ``final`` (within ten
+    length tolerances) having never passed it, resting on the table, and an input must be
+    blocked there at ``time``."""
+    mechanism = trace.mechanism
+    tolerance = mechanism.tolerance
+    j = mechanism.coordinate_index[case.coordinate]
+    x0 = mechanism.coordinate(case.coordinate).initial
+    end = float(trace.segments[-1].finish[j]) if trace.segments else x0
+    errors = []
+    if abs(end - case.final) > 10 * tolerance.length:
+        errors.append(f"{case.coordinate} ends at {end:.9g}, due to stop at {case.final:.9g}")
+    passed = [float(q[j]) for _, _, q in trace.samples() if (q[j] - case.final) * (case.final - x0) > 10 * tolerance.length]
+    if passed:
+        errors.append(f"{case.coordinate} passes {case.final:.9g} (reaches {passed[0]:.9g})")
+    if case.time is not None:
+        if trace.end_reason != "input blocked":
+            errors.append(f"the input is not blocked ({trace.end_reason})")
+        elif trace.segments and abs(trace.segments[-1].end_time - case.time) > 10 * tolerance.length:
+            errors.append(f"the input is blocked at t = {trace.segments[-1].end_time:.9g}, due at {case.time:.9g}")
     return errors

@@ -39,6 +39,7 @@ OVERLAP = "overlap"
 HELD_BY_NOTHING = "held by nothing"
 SLIP = "slip"
 SLIP_ALLOWANCE = 10  # a gripped part may drift this many length tolerances against the other between samples
+GRIP_RUN = 4  # sticky faces within the tolerance along this many tolerances run together (not a point)
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,8 @@ class Violation:
 
     ``overlap``: two parts overlap ``amount`` deep. ``held by nothing``: a force-loaded
     part at rest can move ``amount`` along its force (``coordinate``) touching nothing.
-    ``slip``: two parts whose sticky faces touch at this sample and the next moved
-    ``amount`` against each other in between.
+    ``slip``: two parts whose sticky faces grip at this sample and the next (:func:`grips`)
+    moved ``amount`` against each other in between.
     """
 
     kind: str
@@ -341,16 +342,39 @@ def _corner_of(features: tuple[str, ...], faces: tuple[str, ...]) -> bool:
     return all(f in faces or ("+" in f and any(part in faces for part in f.split("+"))) for f in features)
 
 
+def grips(scene: Scene, a: str, b: str, values: dict[str, float], tolerance: float) -> bool:
+    """Do sticky faces of parts a and b touch at ``values`` the way the paper's friction
+    acts, sticky material touching sticky material: along a stretch (within ``tolerance``
+    over ``GRIP_RUN`` tolerances, whatever faces the stretch spans: a sticky bottom on a
+    sticky patch let into a smooth table), or at a point that is all the parts' contact
+    there (a corner on a face)? A sticky face that only ends on a flush contact of smooth
+    faces (a sticky side at the foot of a smooth bottom), or sticky faces that meet only
+    end to end along one, touch along nothing."""
+    mine, theirs = scene.sticky_faces(a, values), scene.sticky_faces(b, values)
+    if mine.distance(theirs) > tolerance:
+        return False
+    run = shapely.intersection(mine, theirs.buffer(tolerance))
+    lines = [g for g in shapely.get_parts(run) if isinstance(g, shapely.LineString)]
+    if lines and max(g.length for g in shapely.get_parts(shapely.line_merge(shapely.MultiLineString(lines)))) \
+            > GRIP_RUN * tolerance:
+        return True
+    point = shapely.shortest_line(mine, theirs).centroid
+    outlines = [unary_union([s.boundary for s in scene.place(values, {name}).values()]) for name in (a, b)]
+    around = shapely.intersection(outlines[0], outlines[1].buffer(tolerance)).intersection(
+        point.buffer(2 * GRIP_RUN * tolerance))
+    return around.length <= GRIP_RUN * tolerance
+
+
 def _slips(scene: Scene, sticky: list[str], before: dict[str, float], after: dict[str, float],
            tolerance: float) -> list[tuple[str, str, float]]:
-    """Pairs of parts whose sticky faces touch at both configurations, and how far the
-    first part's sticky faces moved in the second part's frame from one to the other
-    (more than the allowance: a gripped pair keeps its relative place while touching)."""
+    """Pairs of parts whose sticky faces grip at both configurations (:func:`grips`), and
+    how far the first part's sticky faces moved in the second part's frame from one to the
+    other (more than the allowance: a gripped pair keeps its relative place while touching)."""
     found = []
     for i, a in enumerate(sticky):
         for b in sticky[i + 1:]:
             faces = [(scene.sticky_faces(a, v), scene.sticky_faces(b, v)) for v in (before, after)]
-            if all(fa.distance(fb) <= tolerance for fa, fb in faces):
+            if all(grips(scene, a, b, v, tolerance) for v in (before, after)):
                 points = [np.concatenate([np.asarray(line.coords) for line in fa.geoms]) for fa, _ in faces]
                 mine = [scene.to_part(b, v, p) for v, p in zip((before, after), points)]
                 drift = float(np.max(np.linalg.norm(mine[1] - mine[0], axis=1)))

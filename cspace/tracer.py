@@ -200,7 +200,7 @@ class Tracer:
                 return None
         else:
             start = {j for j, rate in fixed.items() if rate != 0}
-        movable = dynamics.reach(self._linking_rows(here), start)
+        movable = dynamics.reach(self._linking_rows(here, q), start)
         self._involved = movable
         active = diagram.active(movable)
         choices = here.among(active)
@@ -226,6 +226,8 @@ class Tracer:
                                 active)
         best = dynamics.mode(region, q, phase, fixed, best)
         followed = self.follow(best, q, param, limit)
+        if self.friction.any:
+            followed = self._until_grip(best, q, here, param, followed, dynamics.eps)
         if len(followed.params) < 2:
             # The program found a motion its own mode cannot follow: never loop on it.
             raise TraceError(f"no progress ({phase} step): the motion found at this configuration stops at once")
@@ -239,21 +241,24 @@ class Tracer:
                      diagram.contacts(best.region, middle, here),
                      tuple(int(s) for s in np.sign(best.velocity)), followed.end)
 
-    def _linking_rows(self, here: Choices) -> np.ndarray:
-        """Rows whose coordinates move together at ``here``: the touching pairs' tight rows,
-        and for a touching pair with sticky faces on both parts one joining all its
-        coordinates (a grip may carry the motion along the faces, across no row)."""
+    def _linking_rows(self, here: Choices, q: np.ndarray) -> np.ndarray:
+        """Rows whose coordinates move together at ``here`` (at ``q``): the touching pairs'
+        tight rows, for a touching pair with sticky faces on both parts one joining all its
+        coordinates (a grip may carry the motion along the faces, across no row), and the
+        rows of the grips no row records (:meth:`cspace.friction.Friction.rowless`)."""
         rows = here.touching_rows()
         gripping = np.flatnonzero(here.touching & self._sticky_pairs) if self.friction.any else []
-        if not len(gripping):
+        resting = self.friction.rowless(q) if self.friction.any else ()
+        if not len(gripping) and not resting:
             return rows
         joined = np.zeros((len(gripping), self.n))
         for k, p in enumerate(gripping.tolist()):
             joined[k, self.diagram.layout.columns[p]] = 1.0
-        return np.vstack([rows, joined])
+        return np.vstack([rows, joined] + [g.rows for g in resting])
 
     def grips(self, region: MechanismRegion, q: np.ndarray, here: Choices) -> tuple[Grip, ...]:
-        """The grips of the sticky contacts holding at ``q`` (:mod:`cspace.friction`)."""
+        """The grips of the sticky contacts holding at ``q``, and of the sticky faces touching
+        there that no row records (:mod:`cspace.friction`)."""
         grips = []
         for contact in sorted(c for c in self.diagram.contacts(region, q, here) if isinstance(c, Contact)):
             pair = self._pair_of.get((contact.part_a, contact.part_b))
@@ -261,7 +266,24 @@ class Tracer:
                 grip = self.friction.grip(contact, q, pair)
                 if grip is not None:
                     grips.append(grip)
-        return tuple(grips)
+        return tuple(grips) + self.friction.rowless(q)
+
+    def _until_grip(self, mode: Mode, q: np.ndarray, here: Choices, param: float,
+                    followed: _Followed, eps: np.ndarray) -> _Followed:
+        """The path followed up to where sticky faces first meet and grip inside the region
+        (:meth:`cspace.friction.Friction.meeting`: no boundary stops the path there when a
+        contact spans collinear faces of both parts, or no row records it); ``eps``: how
+        fast a coordinate standing still may move. A linkage's curved motion is not cut
+        there: refused."""
+        contacts = [c for c in self.diagram.contacts(mode.region, q, here) if isinstance(c, Contact)]
+        knots = list(zip(followed.params, followed.configs))
+        at = self.friction.meeting(contacts, knots, eps)
+        if at is None:
+            return followed
+        if mode.moving_linkages():
+            raise TraceError("a linkage slides sticky faces onto each other where no boundary stops the path; "
+                             "where their grip begins is not traced yet")
+        return _Followed([param, at], [q.copy(), q + mode.velocity * (at - param)], "grip begins")
 
     def follow(self, mode: Mode, q: np.ndarray, param: float, limit: float) -> _Followed:
         """Move along the mode until the region exit or another event."""

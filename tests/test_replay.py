@@ -18,7 +18,8 @@ from .common import FIXTURES, fixture_path, traced
 @pytest.mark.parametrize("name", FIXTURES)
 def test_parts_touch_but_never_overlap_and_loaded_parts_rest_on_something(name):
     trace = traced(name)
-    assert trace.samples(), "nothing was sampled"
+    # Nothing to sample only where nothing moves at all (feeder-sticky: its input is blocked at once).
+    assert trace.samples() or (not trace.segments and trace.end_reason == "input blocked"), "nothing was sampled"
     violations = replay(trace)
     assert not violations, "\n".join(map(str, violations[:10]))
 

@@ -2,20 +2,23 @@
 
 Each case (``cspace.fuzz.generate`` with seed k: a stack, a row, a release of one of
 the kinds in ``cspace.releases``, one of the families with a turning part: a cam, a
-lever, a toothed wheel, a released rotation; a pin shifting along z; or a nest, islands in
-holes up to three deep) is loaded, analysed and traced twice, and
+lever, a toothed wheel, a released rotation; a pin shifting along z; a nest, islands in
+holes up to three deep; or a slider with a sticky bottom driven onto sticky patches of a
+table of collinear faces) is loaded, analysed and traced twice, and
 the first trace is replayed through the real shapes. Failures are counted independently
 (a case may both overlap and leave a part held by nothing):
 
 * ``overlap``: two real parts overlap deeper than the length tolerance at a sample;
 * ``held by nothing``: a force-loaded part at rest can move along its force touching
   nothing;
-* ``slip``: two parts whose sticky faces touch at a sample and the next moved against
-  each other in between (friction holds them in tandem);
+* ``slip``: two parts whose sticky faces grip at a sample and the next (sticky material
+  touching sticky material, ``cspace.testing.grips``) moved against each other in
+  between (friction holds them in tandem);
 * ``closed form``: a release case (or a released rotation) whose held part is not
   released when it must be, or does not end where it must (a released rotation also
   settles where it must at t = 0); a pin that does not rise into the first hole it fits;
-  a block, a nest or a follower that does not stop on the nest's innermost material;
+  a block, a nest or a follower that does not stop on the nest's innermost material; a
+  slider that does not stop where its sticky bottom first meets a sticky patch;
 * ``hang``: longer than ``--timeout`` seconds; ``crash``: anything raised (a generated
   mechanism is always well posed); ``nondeterministic``: the two traces' reports differ.
 
