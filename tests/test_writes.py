@@ -29,12 +29,14 @@ LEVER = str(fixture_path("lever"))
 OLD = b"a good output, made before\n" * 20  # 540 bytes: more than the limit below
 LIMIT = 100  # bytes a file may reach in the limited process
 
-# Runs each command line in one process whose files may not grow past LIMIT bytes; prints
-# [status, standard error] per command (on the real standard output, a pipe: not a file it limits).
-DRIVER = f"""
+# Runs each command line (argument 1, JSON) in one process whose files may not grow past the
+# bytes of argument 2 (if given); prints [status, standard error] per command (on the real
+# standard output, a pipe: not a file it limits).
+DRIVER = """
 import io, json, resource, signal, sys
-signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), not the process
-resource.setrlimit(resource.RLIMIT_FSIZE, ({LIMIT}, {LIMIT}))
+if len(sys.argv) > 2:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), not the process
+    resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[2]), int(sys.argv[2])))
 from cspace.cli import main
 results = []
 for argv in json.loads(sys.argv[1]):
@@ -71,11 +73,16 @@ def refused(tmp_path_factory):
     for name, _ in OUTPUTS:
         (folder / name).write_bytes(OLD)
     before = sorted(p.name for p in folder.iterdir())
-    commands = [argv + [str(folder / name)] for name, argv in OUTPUTS]
-    done = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(commands)], capture_output=True, text=True,
-                          env=_environment(), cwd=ROOT, check=False, timeout=600)
+    return folder, before, _drive(folder, OUTPUTS, LIMIT)
+
+
+def _drive(folder: Path, outputs: list[tuple[str, list[str]]], limit: int | None) -> dict[str, list]:
+    """Each output's [status, standard error], written into ``folder`` by :data:`DRIVER`."""
+    commands = [argv + [str(folder / name)] for name, argv in outputs]
+    done = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(commands), *([str(limit)] if limit else [])],
+                          capture_output=True, text=True, env=_environment(), cwd=ROOT, check=False, timeout=600)
     assert done.returncode == 0, done.stderr
-    return folder, before, dict(zip((name for name, _ in OUTPUTS), json.loads(done.stdout)))
+    return dict(zip((name for name, _ in outputs), json.loads(done.stdout)))
 
 
 @pytest.mark.parametrize("name", [name for name, _ in OUTPUTS])
@@ -88,6 +95,30 @@ def test_a_write_that_fails_leaves_the_old_file_and_says_so_in_one_line(refused,
         assert err.endswith(": File too large\n")
     assert (folder / name).read_bytes() == OLD, "the good file that was there survives, byte for byte"
     assert sorted(p.name for p in folder.iterdir()) == before, "no temporary file is left behind"
+
+
+def test_on_a_full_tmpfs_the_old_files_survive(tmp_path):
+    """A disk really full, where this test may mount one (as root with CAP_SYS_ADMIN; CI
+    usually may not, and the size-limit tests above stand for it there)."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)], capture_output=True,
+                      check=False).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (the RLIMIT_FSIZE tests cover the writers)")
+    try:
+        outputs = [OUTPUTS[0], OUTPUTS[3], OUTPUTS[5]]  # a CSV, a GIF, a PNG
+        for name, _ in outputs:
+            (folder / name).write_bytes(OLD)
+        with open(folder / "filler", "wb", buffering=0) as filler, pytest.raises(OSError):
+            while True:
+                filler.write(bytes(4096))
+        before = sorted(p.name for p in folder.iterdir())
+        for name, (status, err) in _drive(folder, outputs, None).items():
+            assert (status, err) == (1, f"cspace: error: {folder / name}: cannot write: No space left on device\n")
+            assert (folder / name).read_bytes() == OLD
+        assert sorted(p.name for p in folder.iterdir()) == before
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
 
 
 def test_replaced_on_a_full_disk_removes_its_temporary_and_keeps_the_old_file(tmp_path):
