@@ -13,7 +13,9 @@ leaves the old one as it was, and an ``OSError`` becomes an
 :class:`~cspace.errors.OutputError` naming the file. The rename replaces a link put in
 the target's place since the check rather than writing through it. The new file gets
 the permission bits of the file it replaces, or, for a new one, those ``open`` would
-give it (``0o666`` less the umask).
+give it (``0o666`` less the umask). The price: until the rename both files exist, so on
+a disk with no room for the new one beside the old, the write fails where overwriting in
+place might have fitted, and the old file stays.
 
     >>> check_output("out.txt", (".csv", ".json"), field="--path")
     Traceback (most recent call last):
