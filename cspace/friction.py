@@ -191,10 +191,12 @@ class Friction:
         faces a contact at the start names (sticky faces of both that do not grip there, as
         a slider's sticky bottom reaching a sticky patch across collinear faces of both,
         inside one region of their pair space) and flush touches no row records
-        (:meth:`rowless`). Only parts that translate (their turns still) are followed: the
-        time a sticky vertex, sliding with the relative motion, comes within half the
-        length tolerance of the other's sticky faces, then whether the faces grip there
-        (not sliding apart); ``eps`` is how fast a coordinate standing still may move."""
+        (:meth:`rowless`). For parts that translate (their turns still): the time a sticky
+        vertex, sliding with the relative motion, comes within half the length tolerance
+        of the other's sticky faces, then whether the faces grip there (not sliding
+        apart). With a turn moving: if they grip at a knot, the first time they do before
+        it, by bisection (sticky faces that meet and part again between two knots are not
+        seen). ``eps`` is how fast a coordinate standing still may move."""
         start = knots[0][1]
         open_ = [(c.part_a, c.part_b, faces_of(c.faces_a), faces_of(c.faces_b), c)
                  for c in contacts if self.sticky(c) and self.grip(c, start, None) is None]
@@ -217,7 +219,15 @@ class Friction:
         values = self._values(q)
         first = None
         for a, b, names_a, names_b, contact in open_:
+            def gripping(t: float, a=a, b=b, contact=contact) -> bool:
+                at = q + t * v
+                grips = [self.grip(contact, at, None)] if contact is not None else \
+                    [g for g in self.rowless(at) if (g.contact.part_a, g.contact.part_b) == (a, b)]
+                return any(g is not None and not g.lets_go(v, eps) for g in grips)
+
+            limit = horizon if first is None else first
             if not (self._translating(a, moving) and self._translating(b, moving)):
+                first = _first_true(gripping, limit) or first
                 continue
             relative = self._velocity(b, v, moving) - self._velocity(a, v, moving)
             if not np.any(relative):
@@ -225,14 +235,8 @@ class Friction:
             mine = [f for f in self._placed(a, self._pose(a, values), names_a) if f.sticky]
             theirs = [f for f in self._placed(b, self._pose(b, values), names_b) if f.sticky]
             # Within half the tolerance of touching, where the grip (to the tolerance) surely sees it.
-            for t in _meeting_times(_lines(mine), _lines(theirs), relative, horizon if first is None else first,
-                                    self._tolerance / 2):
-                at = q + t * v
-                grips = [self.grip(contact, at, None)] if contact is not None else \
-                    [g for g in self.rowless(at) if (g.contact.part_a, g.contact.part_b) == (a, b)]
-                if any(g is not None and not g.lets_go(v, eps) for g in grips):
-                    first = t
-                    break
+            first = next((t for t in _meeting_times(_lines(mine), _lines(theirs), relative, limit,
+                                                    self._tolerance / 2) if gripping(t)), first)
         return first
 
     def _translating(self, name: str, moving: np.ndarray) -> bool:
@@ -445,6 +449,18 @@ def _side(point: np.ndarray, tangent: np.ndarray, all_a, all_b, sticky_a, sticky
     if any(all_a.distance(p) <= reach and all_b.distance(p) <= reach for p in probes.values()):
         return 0
     return None
+
+
+def _first_true(holds, horizon: float) -> float | None:
+    """The least time in (0, ``horizon``] at which ``holds`` (false at 0), if it holds at
+    ``horizon``: bisected to float resolution."""
+    if not holds(horizon):
+        return None
+    lo, hi = 0.0, horizon
+    while hi - lo > NOISE * horizon:
+        middle = (lo + hi) / 2
+        lo, hi = (lo, middle) if holds(middle) else (middle, hi)
+    return hi
 
 
 def _meeting_times(mine, theirs, relative: np.ndarray, horizon: float, reach: float) -> list[float]:

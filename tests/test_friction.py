@@ -571,3 +571,53 @@ def test_the_fuzz_family_of_sticky_patches_fails_under_the_corner_rule(monkeypat
         except CspaceError:
             failing += 1
     assert failing >= 30  # 33 of 40: 28 refused, 5 past their stop
+
+
+DISK = """
+[mechanism]
+time = 3
+
+[[parts]]
+name = "pad"
+motion = "fixed-axes"
+coordinates = [{ name = "yp", axis = [0, 1], initial = 0.01 }]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [-1, 5, 1, 6], sticky = ["bottom"] }]
+
+[[parts]]
+name = "disk"
+motion = "fixed-axes"
+coordinates = [{ name = "w", pivot = [0, 0] }]
+
+[[parts.slices]]
+z = [0, 1]
+[[parts.slices.profiles]]
+path = [[5, 0], { arc = [-5, 0], center = [0, 0] }, { arc = [5, 0], center = [0, 0] }]
+faces = ["smooth", "sticky"]
+sticky = ["sticky"]
+
+[[forces]]
+kind = "spring"
+coordinate = "yp"
+direction = -1
+
+[[inputs]]
+velocities = { w = 1.0 }
+sampling = 0.25
+"""
+
+
+def test_a_turning_disk_stops_when_its_sticky_arc_reaches_the_pad_pressed_on_it():
+    """The disk's rim is two arcs of one circle, the upper half smooth, the lower sticky; a
+    spring presses a sticky pad onto its top. Turning counterclockwise, the sticky arc's
+    end reaches the top at w = pi/2, inside one region of their pair space (the arcs are
+    one circle): there it grips and the input is blocked, within the angle over which the
+    arc comes within the pair's turning gap of the pad."""
+    result = trace(analyze(loads(DISK)))
+    tolerance = result.mechanism.tolerance
+    w = _column(result, "w")
+    assert result.end_reason == "input blocked"
+    assert abs(w[-1] - np.pi / 2) <= np.sqrt(2 * (tolerance.turning_gap + tolerance.length) / 5)
+    assert replay(result) == []
