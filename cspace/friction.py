@@ -38,9 +38,9 @@ sticky stretch its grip at once (the slider stops as its sticky bottom meets the
 and the motion back its freedom. Sticky faces may also meet inside a region, where no
 boundary stops the path: a slider whose bottom is two collinear faces, one sticky,
 crossing a patch (the contact's name, several faces on each side, stays the same), or a
-flush touch no row records. :meth:`Friction.meeting` finds where, for translating parts,
-and the tracer ends the piece of path there; a linkage's curved motion is not cut there
-(refused, not traced wrong).
+flush touch no row records. :meth:`Friction.meeting` finds where (exactly for parts that
+translate, by bisection with a turn moving), and the tracer ends the piece of path
+there; a linkage's curved motion is not cut there (refused, not traced wrong).
 
 **Contacts no boundary records.** Two parts whose motion keeps them touching (a piston
 sliding along the table it lies on, a wheel turning in its bearing) never meet a row of
