@@ -232,7 +232,7 @@ def _analyzed(path: str, options: argparse.Namespace):
     bound = laptop_bound() if options.max_memory is None else options.max_memory
     analysis = analyze(load(path), max_memory=bound, progress=_progress(options))
     for settled in analysis.settled:
-        print(f"cspace: note: {path}: {settled}", file=sys.stderr)
+        say(f"cspace: note: {path}: {settled}")
     return analysis
 
 
