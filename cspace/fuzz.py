@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -373,10 +374,11 @@ def moved(mechanism: Mechanism, offset: tuple[float, float] = (0.0, 0.0), scale:
 
 def unreachable(mechanism: Mechanism) -> Mechanism:
     """The same mechanism with geometry nothing can ever meet: a small square hole deep in
-    the material of every slice of every part (parts never overlap, so nothing enters it)
-    and a fixed part above every slice's reach along z, inside the drawing's bounds (so
-    the mechanism's size, and with it every tolerance, is unchanged). Its trace must read
-    the same.
+    the material of every slice of every part (parts never overlap, so nothing enters it
+    in the plane; a part that shifts along z may drop into one, so a mechanism with a
+    shift gets none) and a fixed part above every slice's reach along z, inside the
+    drawing's bounds (so the mechanism's size, and with it every tolerance, is
+    unchanged). Its trace must read the same.
 
     >>> from cspace.loader import load
     >>> gate = unreachable(load("fixtures/spring-gate.toml"))
@@ -384,8 +386,11 @@ def unreachable(mechanism: Mechanism) -> Mechanism:
     ([2], 'unreachable')
     """
     pivots = {c.part: c.pivot for c in mechanism.coordinates if c.is_angle}
-    parts = tuple(replace(part, slices=tuple(replace(s, profiles=s.profiles + _inner_hole(s.profiles, pivots.get(part.name)))
-                                             for s in part.slices)) for part in mechanism.parts)
+    parts = mechanism.parts
+    if not any(c.along_z for c in mechanism.coordinates):
+        parts = tuple(replace(part, slices=tuple(replace(s, profiles=s.profiles + _inner_hole(s.profiles,
+                                                                                            pivots.get(part.name)))
+                                                 for s in part.slices)) for part in parts)
     x0, y0, x1, y1 = initial_bounds(mechanism)
     top = max(s.z[1] for part in parts for s in part.slices)
     lift = sum(max(abs(c.initial), *map(abs, c.limits or (0.0,))) for c in mechanism.coordinates if c.along_z)
@@ -1419,6 +1424,160 @@ def nested_errors(trace, case: NestCase) -> list[str]:
                           f"due at {due:.9g} on the island")
             break
     return errors
+
+
+# -- metamorphic checks: changes that cannot change what a mechanism does ------------------------
+#
+# Each generated mechanism, traced, is changed in ways that must leave its behaviour alone,
+# and traced again: (a) geometry nothing can meet added (:func:`unreachable`): the same
+# description, to the byte; (b) random [tolerance] settings, traced with the pair-space
+# cache on (each setting's spaces stored, then read back) and off: the same --json; (c)
+# the whole mechanism scaled and moved: the same behaviour, times and scaled positions;
+# (d) drawn with every force-loaded part touching what it will rest on, and drawn a
+# tenth of the length tolerance apart (:func:`drawn_touching`): the same behaviour.
+
+METAMORPHIC = ("unreachable", "cache", "scaled", "touching")
+TOLERANCES = {"length": (1e-8, 1e-6), "arc": (3e-5, 3e-4)}  # log-uniform ranges of the factors drawn
+
+
+def metamorphic_errors(mechanism: Mechanism, result, seed: int, checks: Sequence[str] = METAMORPHIC) -> list[str]:
+    """How the mechanism's trace ``result`` changes where it must not, one line per check
+    failed (see the comment above); ``seed`` draws the tolerance settings, the scale and
+    the move."""
+    from .analysis import analyze
+    from .describe import describe
+    from .testing import replay
+    from .tracer import trace
+
+    chance = random.Random(seed)
+    errors = []
+    if "unreachable" in checks and describe(trace(analyze(unreachable(mechanism)))) != describe(result):
+        errors.append("(a) geometry nothing meets changed the description")
+    if "cache" in checks:
+        errors += _cache_errors(mechanism, chance)
+    if "scaled" in checks:
+        scale = 10.0 ** chance.choice((-6, -3, 3))
+        offset = tuple(chance.uniform(-100, 100) * mechanism.size * scale for _ in range(2))
+        other = trace(analyze(moved(mechanism, offset, scale)))
+        errors += [f"(c) scaled by {scale:g} and moved: {e}" for e in _behaviour_errors(result, other, scale)]
+    if "touching" in checks:
+        touching = drawn_touching(mechanism)
+        if touching is not mechanism:
+            apart = drawn_touching(mechanism, apart=0.1 * mechanism.tolerance.length)
+            first, second = trace(analyze(touching)), trace(analyze(apart))
+            errors += [f"(d) drawn touching and a tenth of the length tolerance apart: {e}"
+                       for e in _behaviour_errors(first, second, 1.0)]
+            errors += [f"(d) drawn touching: {v}" for v in replay(first)]
+    return errors
+
+
+def _cache_errors(mechanism: Mechanism, chance: random.Random) -> list[str]:
+    """(b): two random [tolerance] settings, traced with the cache on (the first setting
+    again last, to read its own entries back) and off; every --json must agree."""
+    from .analysis import analyze
+    from .cache import cached_and_uncached
+    from .describe import to_json
+    from .tracer import trace
+
+    settings = [tuple((name, 10.0 ** chance.uniform(math.log10(lo), math.log10(hi)))
+                      for name, (lo, hi) in TOLERANCES.items()) for _ in range(2)]
+    variants = [replace(mechanism, tolerance_factors=s) for s in settings + settings[:1]]
+    pairs = cached_and_uncached(variants, lambda m: to_json(trace(analyze(m))))
+    return [f"(b) the cache changed the answer under [tolerance] {dict(s)}"
+            for s, (cached, uncached) in zip(settings + settings[:1], pairs) if cached != uncached]
+
+
+def behaviour(result) -> list[tuple]:
+    """Each segment's driving motions and relations, contacts (a stop by coordinate and side),
+    signs and end (the value of a limit reached left out): what a mechanism does, whatever
+    its size and units."""
+    from .layout import Stop
+
+    return [(s.first.roots, s.first.lines, tuple(sorted(f"{c.coordinate} at {c.side} limit" if isinstance(c, Stop)
+                                                        else str(c) for c in s.first.contacts)), s.first.signs,
+             re.sub(r"(limit) \S+?(;|$)", r"\1\2", s.end)) for s in result.segments]
+
+
+def _behaviour_errors(first, second, scale: float) -> list[str]:
+    """How ``second`` (the mechanism scaled by ``scale``) does other than ``first``: its
+    behaviour, its segments' end times (within the velocity tolerance's share of the
+    allotment) and its final configuration (lengths scaled; within the length tolerance)."""
+    mechanism = first.mechanism
+    if behaviour(second) != behaviour(first):
+        count = next((k for k, (a, b) in enumerate(zip(behaviour(first), behaviour(second))) if a != b),
+                     min(len(first.segments), len(second.segments)))
+        return [f"behaves otherwise from segment {count + 1} ({len(first.segments)} and {len(second.segments)} "
+                "segments)"]
+    errors = []
+    allotment = max(mechanism.time, NOISE)
+    apart = max((abs(a.end_time - b.end_time) for a, b in zip(first.segments, second.segments)), default=0.0)
+    if apart > 1e-4 * allotment:
+        errors.append(f"a segment ends {apart:.3g} s apart")
+    if first.segments:
+        angle = np.array([c.is_angle for c in mechanism.coordinates])
+        unit = np.where(angle, mechanism.tolerance.angle / mechanism.tolerance.length * mechanism.size, scale)
+        expected = np.where(angle, first.segments[-1].finish, first.segments[-1].finish * scale)
+        off = float(np.max(np.abs(second.segments[-1].finish - expected) / unit))
+        if off > 10 * mechanism.tolerance.length + mechanism.tolerance.arc:
+            errors.append(f"ends {off:.3g} away (in lengths at the original size)")
+    return errors
+
+
+def drawn_touching(mechanism: Mechanism, apart: float = 0.0) -> Mechanism:
+    """The mechanism with each force-loaded coordinate no input drives moved along its force
+    until its part's real shape touches another's (then ``apart`` back, a length, an angle
+    as the length its reach moves), by bisection on the shapes' overlap; the mechanism
+    itself when nothing moves. Parts resting on parts are settled in turn, twice round.
+    """
+    from .checks import overlap_depth, posed
+    from .poses import initial_values
+
+    driven = {name for motion in mechanism.inputs for name, _ in motion.velocities}
+    members = {c for linkage in mechanism.linkages for c in (linkage.input, linkage.output)}
+    forces = [f for f in mechanism.forces if f.coordinate not in driven | members]
+    values = initial_values(mechanism)
+    tolerance = mechanism.tolerance
+    moved_any = False
+    for _ in range(2):
+        for force in forces:
+            coordinate = mechanism.coordinate(force.coordinate)
+            part = mechanism.part(coordinate.part)
+            reach = _reach_of(mechanism, part) if coordinate.is_angle else 1.0
+
+            def overlaps(value: float) -> bool:
+                at = {**values, coordinate.name: value}
+                return any(overlap_depth(posed(mechanism, part, i, at), posed(mechanism, other, j, at),
+                                         tolerance.quantum) > 0
+                           for other in mechanism.parts if other is not part and other.motion != LINKAGE
+                           for i, s in enumerate(part.slices) for j, t in enumerate(other.slices)
+                           if s.z[0] < t.z[1] and t.z[0] < s.z[1])
+
+            start = values[coordinate.name]
+            step = force.direction * mechanism.size / reach
+            if coordinate.limits is not None:
+                bound = coordinate.limits[1] if force.direction > 0 else coordinate.limits[0]
+                step = bound - start if abs(bound - start) < abs(step) else step
+            if not step or not overlaps(start + step):
+                continue  # nothing met within a size, or first its own limit
+            free, met = 0.0, 1.0
+            while (met - free) * abs(step) * reach > 1e-3 * tolerance.length:
+                middle = (free + met) / 2
+                free, met = (free, middle) if overlaps(start + middle * step) else (middle, met)
+            touching = start + free * step - force.direction * apart / reach
+            if abs(touching - start) * reach > tolerance.length:
+                values[coordinate.name] = touching
+                moved_any = True
+    if not moved_any:
+        return mechanism
+    return replace(mechanism, coordinates=tuple(replace(c, initial=values[c.name]) if c.name in values else c
+                                                for c in mechanism.coordinates))
+
+
+def _reach_of(mechanism: Mechanism, part: Part) -> float:
+    """How far the part's material reaches from its pivot: the length per radian of its turn."""
+    pivot = next(mechanism.coordinate(c).pivot for c in part.coordinates if mechanism.coordinate(c).is_angle)
+    material = shapely.union_all([region_of(s.profiles) for s in part.slices])
+    return max(float(shapely.Point(pivot).hausdorff_distance(material)), mechanism.tolerance.length)
 
 
 # -- sticky patches: grips across faces ----------------------------------------------------

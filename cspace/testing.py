@@ -91,7 +91,9 @@ class Scene:
         self.origin = mechanism.origin  # shapes relative to it: far-out parts keep their precision
         self.grid = mechanism.tolerance.quantum  # overlays snap-round to it (robust; see overlap_depth)
         fine = mechanism.tolerance.arc * FINE
-        self.base = {(part.name, k): material(slice_.profiles, fine, self.origin)
+        # On the exact grid (a thousandth of the length tolerance): GEOS's overlays lose a
+        # whole overlap when a coordinate is far below it (a table's top 1e-304 above zero).
+        self.base = {(part.name, k): shapely.set_precision(material(slice_.profiles, fine, self.origin), self.grid)
                      for part in mechanism.parts if part.motion != LINKAGE
                      for k, slice_ in enumerate(part.slices)}
 

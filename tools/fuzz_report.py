@@ -19,11 +19,17 @@ the first trace is replayed through the real shapes. Failures are counted indepe
   settles where it must at t = 0); a pin that does not rise into the first hole it fits;
   a block, a nest or a follower that does not stop on the nest's innermost material; a
   slider that does not stop where its sticky bottom first meets a sticky patch;
+* ``metamorphic``: a change that cannot change what the mechanism does changed it
+  (``cspace.fuzz.metamorphic_errors``): geometry nothing meets added, random
+  ``[tolerance]`` settings with the pair-space cache on and off, the mechanism scaled and
+  moved, its force-loaded parts drawn touching and a tenth of a length tolerance apart
+  (``--no-metamorphic`` leaves these out: they take about five times a case's trace);
 * ``hang``: longer than ``--timeout`` seconds; ``crash``: anything raised (a generated
   mechanism is always well posed); ``nondeterministic``: the two traces' reports differ.
 
-    python tools/fuzz_report.py --cases 500 [--first 0] [--workers 2] [--timeout 120]
+    python tools/fuzz_report.py --cases 500 [--first 0] [--workers 2] [--timeout 600]
                                 [--families cam,lever,wheel,released-rotation] [--save DIR]
+                                [--no-metamorphic]
 
 ``--families`` draws from those families only (``rotating`` for the four with a turning
 part, ``shifting`` for the pin, ``translating`` for the others; default all); ``--save DIR`` writes each failing
@@ -42,10 +48,11 @@ import traceback
 from pathlib import Path
 
 from cspace import analyze, loads, trace
-from cspace.fuzz import FAMILIES, ROTATING, SHIFTING, TRANSLATING, SeededDraw, closed_form_errors, generate
+from cspace.fuzz import (FAMILIES, ROTATING, SHIFTING, TRANSLATING, SeededDraw, closed_form_errors, generate,
+                         metamorphic_errors)
 from cspace.testing import HELD_BY_NOTHING, OVERLAP, SLIP, assert_traces_equal, replay
 
-FAILURES = ("overlap", "held by nothing", "slip", "closed form", "hang", "crash", "nondeterministic")
+FAILURES = ("overlap", "held by nothing", "slip", "closed form", "metamorphic", "hang", "crash", "nondeterministic")
 
 
 class Hang(Exception):
@@ -56,9 +63,9 @@ def _alarm(signum, frame):
     raise Hang()
 
 
-def run_case(job: tuple[int, float, tuple[str, ...]]) -> tuple[int, str, set[str], float, str, str]:
+def run_case(job: tuple[int, float, tuple[str, ...], bool]) -> tuple[int, str, set[str], float, str, str]:
     """(seed, family, failures, seconds, detail, text) for one generated mechanism."""
-    seed, timeout, families = job
+    seed, timeout, families, metamorphic = job
     case = generate(SeededDraw(seed), families)
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, timeout)
@@ -80,6 +87,11 @@ def run_case(job: tuple[int, float, tuple[str, ...]]) -> tuple[int, str, set[str
         if errors:
             failures.add("closed form")
             details += errors
+        if metamorphic:
+            errors = metamorphic_errors(loads(case.text, source=f"seed {seed}"), first, seed)
+            if errors:
+                failures.add("metamorphic")
+                details += errors
     except Hang:
         failures.add("hang")
         details.append(f"over {timeout:g} s")
@@ -111,7 +123,9 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=500)
     parser.add_argument("--first", type=int, default=0, help="first seed")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a case counts as a hang")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds before a case counts as a hang")
+    parser.add_argument("--no-metamorphic", dest="metamorphic", action="store_false",
+                        help="leave out the metamorphic checks")
     parser.add_argument("--families", default="all",
                         help="comma-separated families to draw from, or all, rotating, translating")
     parser.add_argument("--save", type=Path, help="directory to write each failing case's text to")
@@ -121,7 +135,7 @@ def main() -> None:
     unknown = set(families) - set(FAMILIES)
     if unknown:
         parser.error(f"unknown families {sorted(unknown)}; they are {', '.join(FAMILIES)}")
-    jobs = [(seed, args.timeout, families) for seed in range(args.first, args.first + args.cases)]
+    jobs = [(seed, args.timeout, families, args.metamorphic) for seed in range(args.first, args.first + args.cases)]
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = sorted(pool.imap_unordered(run_case, jobs, chunksize=1))
