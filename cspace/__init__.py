@@ -25,7 +25,7 @@ _HOMES = {
     "analysis": ("Analysis", "analyze"),
     "describe": ("describe", "path_csv", "path_json", "region_rows", "region_table", "statistics", "summary",
                  "to_json"),
-    "errors": ("CspaceError", "DxfError", "GeometryError", "LinkageError", "ModelError", "OutputError",
+    "errors": ("BudgetError", "CspaceError", "DxfError", "GeometryError", "LinkageError", "ModelError", "OutputError",
                "TraceError", "UnsupportedPairError", "WorkersError"),
     "geometry": ("Arc", "Line", "Profile"),
     "linkage": ("LinkageTable",),
@@ -41,7 +41,7 @@ _HOME = {name: module for module, names in _HOMES.items() for name in names}
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .analysis import Analysis, analyze
     from .describe import describe, path_csv, path_json, region_rows, region_table, statistics, summary, to_json
-    from .errors import (CspaceError, DxfError, GeometryError, LinkageError, ModelError, OutputError,
+    from .errors import (BudgetError, CspaceError, DxfError, GeometryError, LinkageError, ModelError, OutputError,
                          TraceError, UnsupportedPairError, WorkersError)
     from .geometry import Arc, Line, Profile
     from .linkage import LinkageTable
@@ -82,8 +82,8 @@ sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [
-    "Analysis", "Arc", "Contact", "Coordinate", "CspaceError", "DxfError", "Force", "GeometryError", "InputMotion",
-    "Joint", "Line", "Linkage", "LinkageError", "LinkageTable", "Mechanism", "ModelError", "OutputError", "PairSpace",
+    "Analysis", "Arc", "BudgetError", "Contact", "Coordinate", "CspaceError", "DxfError", "Force", "GeometryError",
+    "InputMotion", "Joint", "Line", "Linkage", "LinkageError", "LinkageTable", "Mechanism", "ModelError", "OutputError", "PairSpace",
     "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Tolerance", "Trace", "TraceError",
     "UnsupportedPairError", "WorkersError", "analyze", "describe", "load", "loads", "path_csv", "path_json",
     "region_rows", "region_table", "statistics", "summary", "to_json", "trace",
