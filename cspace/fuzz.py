@@ -402,16 +402,18 @@ def unreachable(mechanism: Mechanism) -> Mechanism:
 
 
 def _inner_hole(profiles: tuple[Profile, ...], pivot: tuple[float, float] | None) -> tuple[Profile, ...]:
-    """A hole deep in the material, a fifth as wide as its distance from the outline: a circle
-    about the pivot of a part that turns (where the pivot lies in its material), which keeps
-    the part's rotational symmetry; else a square about the point farthest from the outline.
+    """A hole deep in the material, a fifth as wide as its distance from the nearest profile
+    (profiles drawn abutting or nested included, so it crosses none): a circle about the
+    pivot of a part that turns (where the pivot lies in its material), which keeps the
+    part's rotational symmetry; else a square about the point farthest from every profile.
     None where the material is too thin to hold one apart."""
     material = region_of(profiles)
+    rings = shapely.union_all([shapely.LinearRing(p.ring().coords) for p in profiles])
     if pivot is not None and material.contains(shapely.Point(pivot)):
-        half = material.exterior.distance(shapely.Point(pivot)) if material.geom_type == "Polygon" else 0.0
-        half = min([half] + [ring.distance(shapely.Point(pivot)) for ring in getattr(material, "interiors", [])]) / 5
+        half = rings.distance(shapely.Point(pivot)) / 5
         return (Profile.circle(pivot, half, "unreachable.rim").reversed(),) if half > 0 else ()
-    pieces = sorted(getattr(material, "geoms", [material]), key=lambda p: -p.area)
+    cells = material.difference(rings.buffer(1e-9 * max(math.sqrt(material.area), NOISE)))
+    pieces = sorted(getattr(cells, "geoms", [cells]), key=lambda p: -p.area)
     if not pieces or pieces[0].is_empty:
         return ()
     circle = shapely.maximum_inscribed_circle(pieces[0])
