@@ -30,6 +30,7 @@ def tool(name: str) -> ModuleType:
     directory = ROOT / "tools"
     spec = importlib.util.spec_from_file_location(name, directory / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass finds its module's names there
     sys.path.insert(0, str(directory))  # a generator may import a sibling (make_gears)
     try:
         spec.loader.exec_module(module)
