@@ -1,15 +1,23 @@
 """The outputs held fixed while the code is restructured: one set per fixture and for the
-30-block feeder (``tools/feeder_n.py``), recorded by ``tools/record_goldens.py`` and
-compared byte for byte by ``tests/test_golden.py``."""
+30-block feeder (``tools/feeder_n.py``), made by the command line itself (so they are what
+a user sees, however the code behind it is laid out), recorded by
+``tools/record_goldens.py`` and compared byte for byte by ``tests/test_golden.py``:
+
+* ``describe.txt``: ``cspace trace FILE --describe``;
+* ``json`` and ``path.csv``: ``cspace trace FILE --json --path OUT.csv``;
+* ``stats.txt``: ``cspace stats FILE`` but its runtime row, the one measured figure.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from cspace import analyze, describe, load, loads, path_csv, statistics, to_json, trace
-from cspace.describe import statistics_columns
+from cspace.cli import main
 
 from .common import FIXTURES, fixture_path, tool
 
@@ -19,17 +27,31 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 LARGE = 200_000  # bytes: a golden this large is kept gzipped (the 30-block feeder's JSON is 4.9 MB)
 
 
+def _printed(argv: list[str]) -> str:
+    """What the command line prints on standard output (it must succeed)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(argv)
+    assert status == 0, err.getvalue()
+    return out.getvalue()
+
+
 @lru_cache(maxsize=None)
 def outputs(name: str) -> dict[str, str]:
-    """Each report of the named mechanism's trace, by file suffix."""
-    if name == f"feeder-{FEEDER_BLOCKS}":
-        mechanism = loads(tool("feeder_n").Feeder(FEEDER_BLOCKS).toml(), source=f"{name}.toml")
-    else:
-        mechanism = load(fixture_path(name))
-    result = trace(analyze(mechanism))
-    values = statistics(result)
-    return {"describe.txt": describe(result), "json": to_json(result, statistics=values), "path.csv": path_csv(result),
-            "stats.txt": statistics_columns([(result.mechanism.name, values)])}
+    """Each report of the named mechanism, by file suffix."""
+    with tempfile.TemporaryDirectory(prefix="cspace-golden-") as folder:
+        if name == f"feeder-{FEEDER_BLOCKS}":
+            path = Path(folder) / f"{name}.toml"
+            path.write_text(tool("feeder_n").Feeder(FEEDER_BLOCKS).toml())
+        else:
+            path = fixture_path(name)
+        csv = Path(folder) / "path.csv"
+        document = _printed(["trace", str(path), "--json", "--path", str(csv)])
+        stats = _printed(["stats", str(path)])
+        return {"describe.txt": _printed(["trace", str(path), "--describe"]), "json": document,
+                "path.csv": csv.read_text(),
+                "stats.txt": "".join(line for line in stats.splitlines(keepends=True)
+                                     if not line.startswith("runtime (s)"))}
 
 
 def stored(name: str, suffix: str, text: str) -> tuple[Path, bytes]:
