@@ -64,9 +64,8 @@ import re
 import secrets
 import stat
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from itertools import chain
@@ -74,7 +73,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .model import Mechanism, Slice
+from .model import Slice
 from .pairspace import Contact, PairSpace, Region, RegionEdge
 from .tolerance import Tolerance
 
@@ -129,28 +128,6 @@ def key(slices_a: tuple[Slice, ...], slices_b: tuple[Slice, ...], motion: list, 
     """
     text = repr(_plain((FORMAT, _CODE, slices_a, slices_b, motion, tolerance, origin)))
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def cached_and_uncached(mechanisms: Sequence[Mechanism],
-                        answer: Callable[[Mechanism], str]) -> list[tuple[str, str]]:
-    """Each mechanism's ``answer`` (say, its trace's ``--json``) computed through one fresh
-    cache, in order, so each may read the spaces the ones before it stored, and then with
-    the cache off. The cache must never change an answer: the two of each pair agree. A
-    check for the tests and :mod:`cspace.fuzz` (one mechanism under random ``[tolerance]``
-    settings: an entry reused where the key left out what changed shows as a difference).
-    ``CSPACE_CACHE`` is as it was after."""
-    previous = os.environ.get("CSPACE_CACHE")
-    try:
-        with tempfile.TemporaryDirectory(prefix="cspace-cache-check-") as where:
-            os.environ["CSPACE_CACHE"] = where
-            cached = [answer(mechanism) for mechanism in mechanisms]
-        os.environ["CSPACE_CACHE"] = "off"
-        return list(zip(cached, (answer(mechanism) for mechanism in mechanisms)))
-    finally:
-        if previous is None:
-            os.environ.pop("CSPACE_CACHE", None)
-        else:
-            os.environ["CSPACE_CACHE"] = previous
 
 
 def _plain(value: object) -> object:

@@ -6,8 +6,7 @@ finely than the tracer's linearization) and reports any two parts overlapping de
 than the tolerance, any force-loaded part at rest that nothing holds, and any two
 parts that slip while their sticky faces touch (friction holds them in tandem, so
 while they touch neither moves against the other).
-:func:`corners_beside_their_faces` finds contact labels naming a face's corner beside the
-face itself. :func:`assert_traces_equal` compares two traces' reports byte for byte.
+:func:`assert_traces_equal` compares two traces' reports byte for byte.
 """
 
 from __future__ import annotations
@@ -28,7 +27,6 @@ from .checks import overlap_depth
 from .geometry import Line, Profile
 from .layers import z_offset
 from .model import LINKAGE, Mechanism
-from .pairspace import Contact
 from .tolerance import NOISE
 from .trace import Trace
 
@@ -320,30 +318,6 @@ def replay(trace: Trace) -> list[Violation]:
     return violations
 
 
-def corners_beside_their_faces(trace: Trace) -> list[tuple[int, str, str]]:
-    """Contacts that name a corner of a face touching along the same contact: (segment, the
-    corner's contact, the face's). A part touching another along a face touches it at that
-    face's corners too; a label names the face alone, however the part is cut into convex
-    pieces (a piece meeting the face only at its corner must not add a contact of its own,
-    which would begin and end, and end segments, where nothing changes).
-    """
-    found = []
-    for segment in trace.segments:
-        for piece in segment.pieces:
-            contacts = [c for c in piece.contacts if isinstance(c, Contact)]  # not a coordinate's limit
-            for corner in contacts:
-                for face in contacts:
-                    if corner != face and (corner.part_a, corner.part_b) == (face.part_a, face.part_b) \
-                            and _corner_of(corner.faces_a, face.faces_a) and _corner_of(corner.faces_b, face.faces_b):
-                        found.append((segment.index, str(corner), str(face)))
-    return sorted(set(found))
-
-
-def _corner_of(features: tuple[str, ...], faces: tuple[str, ...]) -> bool:
-    """Is each feature one of the faces, or a corner (``a+b``) of one of them?"""
-    return all(f in faces or ("+" in f and any(part in faces for part in f.split("+"))) for f in features)
-
-
 def grips(scene: Scene, a: str, b: str, values: dict[str, float], tolerance: float) -> bool:
     """Do sticky faces of parts a and b touch at ``values`` the way the paper's friction
     acts, sticky material touching sticky material: along a stretch (within ``tolerance``
@@ -383,28 +357,6 @@ def _slips(scene: Scene, sticky: list[str], before: dict[str, float], after: dic
                 if drift > SLIP_ALLOWANCE * tolerance:
                     found.append((a, b, drift))
     return found
-
-
-def release_errors(trace: Trace, case) -> list[str]:
-    """How a trace of a :class:`cspace.releases.ReleaseCase` misses its closed form: the held
-    coordinate's first free motion (an external segment moving it) must start at the release
-    time, and the trace must end with every coordinate the case names at its value."""
-    mechanism = trace.mechanism
-    tolerance = mechanism.tolerance
-    j = mechanism.coordinate_index[case.held]
-    free = [s for s in trace.segments if s.phase == "external" and s.first.signs[j]]
-    errors = []
-    instant = tolerance.length / mechanism.speed
-    if not free:
-        errors.append(f"{case.held} is never released (due at t = {case.release:.6g})")
-    elif abs(free[0].start_time - case.release) > instant + NOISE * case.release:
-        errors.append(f"{case.held} released at t = {free[0].start_time:.9g}, due at {case.release:.9g}")
-    final = trace.segments[-1].finish if trace.segments else []
-    for name, value in case.final.items():
-        got = float(final[mechanism.coordinate_index[name]])
-        if abs(got - value) > 10 * tolerance.length:
-            errors.append(f"{name} ends at {got:.9g}, due at {value:.9g}")
-    return errors
 
 
 def assert_traces_equal(first: Trace, second: Trace, digits: int | None = None) -> None:

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from cspace.cli import main
-from cspace.fuzz import hostile_inputs
+
+from .support.fuzz import hostile_inputs
 
 BAD = Path(__file__).resolve().parent / "data" / "bad"
 FILES = sorted(BAD.glob("*.toml"))

@@ -23,6 +23,7 @@ from cspace.testing import assert_traces_equal
 from cspace.tolerance import Tolerance
 
 from .common import fixture_path
+from .support.oracles import cached_and_uncached
 
 
 def _counting(monkeypatch) -> list[tuple[str, str]]:
@@ -157,7 +158,7 @@ def test_a_space_built_under_one_length_is_not_read_under_another(name, tmp_path
     mechanisms = [load(_with_length(tmp_path, name, length)) for length in LENGTHS[name]]
     first, second = (m.tolerance for m in mechanisms)
     assert first.length != second.length and (first.quantum, first.arc) == (second.quantum, second.arc)
-    for cached, uncached in cache.cached_and_uncached(mechanisms, lambda m: to_json(trace(analyze(m)))):
+    for cached, uncached in cached_and_uncached(mechanisms, lambda m: to_json(trace(analyze(m)))):
         assert cached == uncached
 
 

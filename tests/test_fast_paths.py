@@ -9,10 +9,10 @@ import pytest
 
 from cspace import analyze, layout, load, loads, regions, trace, tracer
 from cspace.dynamics import SimpleDynamics
-from cspace.fuzz import SeededDraw, mechanism
 from cspace.testing import assert_traces_equal
 
 from .common import FIXTURES, fixture_path
+from .support.fuzz import SeededDraw, mechanism
 
 
 def traced_both_ways(analysis, monkeypatch):

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from cspace import analyze, load, trace
-from cspace.errors import ModelError
 from cspace.loader import loads
 from cspace.testing import SLIP, Scene, replay
 
@@ -537,11 +536,11 @@ def test_the_sticky_feeder_holds_its_piston_as_the_paper_says():
 
 @pytest.mark.parametrize("seed", range(40))
 def test_the_fuzz_family_of_sticky_patches_meets_its_closed_form(seed):
-    """cspace.fuzz's ``patch`` family: a slider with a sticky bottom (whole, or one of two
+    """tests.support.fuzz's ``patch`` family: a slider with a sticky bottom (whole, or one of two
     collinear faces) driven either way along a table whose top is a run of collinear faces,
     some sticky (abutting profiles or one path), must stop where sticky first meets sticky,
     or at the far wall; the replay finds no slip."""
-    from cspace.fuzz import SeededDraw, closed_form_errors, generate
+    from .support.fuzz import SeededDraw, closed_form_errors, generate
 
     case = generate(SeededDraw(seed), ("patch",))
     result = trace(analyze(loads(case.text)))
@@ -555,7 +554,8 @@ def test_the_fuzz_family_of_sticky_patches_fails_under_the_corner_rule(monkeypat
     (a patch "never touches" the slider) or slide past where they must stop."""
     from cspace.errors import CspaceError
     from cspace.friction import Friction, faces_of
-    from cspace.fuzz import SeededDraw, closed_form_errors, generate
+
+    from .support.fuzz import SeededDraw, closed_form_errors, generate
 
     def corner_rule(self, contact):
         return faces_of(contact.faces_a) <= self.parts[contact.part_a].sticky and \

@@ -1,6 +1,6 @@
 """Parts that shift along z (cspace.layers): a spring-loaded pin sliding under a plate
 pops into a hole as soon as it is wholly under it, then the hole's wall stops it; the
-generated pins of cspace.fuzz do the same against their closed forms.
+generated pins of tests.support.fuzz do the same against their closed forms.
 
 The oracle is the drawing: the pin (1 wide) is under the hole (x from 2 to 4) from
 x = 2.5 to 3.5, so it rises there (s from 0 to 1, its limit) and is blocked at 3.5.
@@ -13,8 +13,9 @@ import pytest
 
 import cspace.regions
 from cspace import analyze, loads, trace
-from cspace.fuzz import SeededDraw, closed_form_errors, generate
 from cspace.testing import HELD_BY_NOTHING, replay
+
+from .support.fuzz import SeededDraw, closed_form_errors, generate
 
 PIN = """
 [mechanism]
@@ -93,7 +94,7 @@ def test_a_pin_without_planar_motion_is_held_or_free_by_its_layers():
 
 @pytest.mark.parametrize("seed", range(40))
 def test_generated_pins_rise_into_the_first_hole_they_fit(seed):
-    """cspace.fuzz's pin family: square or round pins, either way, under plates with holes
+    """tests.support.fuzz's pin family: square or round pins, either way, under plates with holes
     some too narrow; each against its closed form and the replay on the real shapes."""
     case = generate(SeededDraw(seed), ("pin",))
     result = trace(analyze(loads(case.text)))

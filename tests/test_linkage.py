@@ -15,10 +15,10 @@ import cspace.linkage
 from cspace import analyze, load, loads, trace
 from cspace.describe import describe, path_rows
 from cspace.errors import LinkageError
-from cspace.fuzz import CrankSlider, SeededDraw, closed_form_errors, generate
 from cspace.linkage import solve_linkage
 
 from .common import fixture_path, traced
+from .support.fuzz import CrankSlider, SeededDraw, closed_form_errors, generate
 
 
 def crank_slider(cd):
@@ -199,7 +199,7 @@ def test_a_huge_table_is_refused_when_loaded(tmp_path, entries):
 
 
 def test_generated_stacks_with_coarse_tables_keep_the_piston_on_the_crank_slider():
-    """cspace.fuzz draws a stack's crank-slider table coarse (3 to 12 entries) half the time and
+    """tests.support.fuzz draws a stack's crank-slider table coarse (3 to 12 entries) half the time and
     checks the piston against the closed form from the file's joints (before the refinement,
     every such stack of the first 60 seeds missed it, or crashed)."""
     cases = [case for case in (generate(SeededDraw(seed), ("stack",)) for seed in range(60))

@@ -13,12 +13,11 @@ import json
 import pytest
 
 from cspace import analyze, describe, load, loads, to_json, trace
-from cspace.fuzz import SeededDraw, drawn_touching, generate, metamorphic_errors, unreachable
 from cspace.holes import unmet_holes_filled
 
-from cspace.testing import corners_beside_their_faces
-
 from .common import FIXTURES, fixture_path, traced
+from .support.fuzz import SeededDraw, drawn_touching, generate, metamorphic_errors, unreachable
+from .support.oracles import corners_beside_their_faces
 
 QUICK = ["spring-gate", "feeder", "pusher", "wedge", "cam", "four-bar", "ramp-release", "spring-crank",
          "eccentric-cam", "lever", "shoe-brake", "rim-lock", "dxf-cam"]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 
-
 import numpy as np
 import pytest
 import shapely
@@ -27,12 +26,12 @@ from cspace import analyze, contact_curves, geometry, loads, minkowski, trace
 from cspace.analysis import GRID_ROUNDING
 from cspace.contact_curves import Shape, place, rotation_intervals
 from cspace.errors import GeometryError
-from cspace.fuzz import SeededDraw, closed_form_errors, generate
 from cspace.geometry import Profile, nesting_depths, region_of
 from cspace.model import Part, Slice
 from cspace.testing import OVERLAP, material, replay
 from viz.mesh import part_mesh
 
+from .support.fuzz import SeededDraw, closed_form_errors, generate
 from .test_rotation import _agree, _blocked, _random_polygon
 
 
@@ -440,7 +439,7 @@ def test_an_island_that_crosses_its_hole_is_refused():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_generated_nests_stop_on_their_innermost_material(seed):
-    """cspace.fuzz's nested family: a block or a nest moved by a spring along any quarter
+    """tests.support.fuzz's nested family: a block or a nest moved by a spring along any quarter
     turn, or a follower on a turning disk's island, against its closed form and the replay."""
     case = generate(SeededDraw(seed), ("nested",))
     result = trace(analyze(loads(case.text)))

@@ -1,8 +1,8 @@
-"""Properties of generated mechanisms (hypothesis drives cspace.fuzz, so failures shrink).
+"""Properties of generated mechanisms (hypothesis drives tests.support.fuzz, so failures shrink).
 
 For every case: the trace finishes, no two real parts overlap at any sample, no
 force-loaded part at rest is held by nothing, and tracing again gives identical
-reports; a release case (cspace.releases) also releases its part when the closed form
+reports; a release case (tests.support.releases) also releases its part when the closed form
 says and ends where it says. tools/fuzz_report.py runs the same generators over
 hundreds of seeds.
 
@@ -21,18 +21,31 @@ import math
 import os
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from shapely import affinity
 from shapely.geometry import Polygon
 
-import pytest
-
 from cspace import analyze, loads, pairspace, trace
-from cspace.fuzz import GAP, ROTATING, ROTATION_RELEASES, SeededDraw, cam, generate, lever, released_rotation, \
-    row, stack, turning_release_errors, wheel
-from cspace.releases import GENERATORS, release
-from cspace.testing import HELD_BY_NOTHING, Scene, assert_traces_equal, release_errors, replay
+from cspace.testing import HELD_BY_NOTHING, Scene, assert_traces_equal, replay
+
+from .support.fuzz import (
+    GAP,
+    ROTATING,
+    ROTATION_RELEASES,
+    SeededDraw,
+    cam,
+    generate,
+    lever,
+    released_rotation,
+    row,
+    stack,
+    turning_release_errors,
+    wheel,
+)
+from .support.oracles import release_errors
+from .support.releases import GENERATORS, release
 
 SETTINGS = settings(max_examples=10, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -43,7 +56,7 @@ TURNING = settings(max_examples=3, deadline=None, derandomize=True, database=Non
 
 
 class HypothesisDraw:
-    """cspace.fuzz.Draw backed by hypothesis."""
+    """tests.support.draws.Draw backed by hypothesis."""
 
     def __init__(self, data) -> None:
         self.data = data

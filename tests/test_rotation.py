@@ -582,7 +582,7 @@ def test_a_turning_pair_that_really_overlaps_is_refused():
 
 
 def _slide_release_errors(seed: int) -> list[str]:
-    from cspace.fuzz import SeededDraw, released_rotation, turning_release_errors
+    from .support.fuzz import SeededDraw, released_rotation, turning_release_errors
 
     case = released_rotation(SeededDraw(seed), "slide")
     try:

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 
 from cspace import ModelError, analyze, load, loads, trace
 from cspace.describe import describe, path_rows
-from cspace.fuzz import mechanism, moved
 from cspace.layout import Stop
 from cspace.testing import replay
 from cspace.tolerance import MIN_SIZE, RESOLUTION
 
 from .common import FIXTURES, fixture_path
+from .support.fuzz import mechanism, moved
 from .test_properties import HypothesisDraw
 
 PUSHER_AND_BLOCK = """

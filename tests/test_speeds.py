@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from cspace import TraceError, analyze, describe, load, loads, trace
-from cspace.fuzz import moved
 from cspace.testing import replay
 
 from .common import fixture_path, traced
+from .support.fuzz import moved
 from .test_scale import behaviour
 
 GATE = fixture_path("spring-gate").read_text()

@@ -37,7 +37,7 @@ print(json.dumps({"seconds": seconds, "kb": resource.getrusage(resource.RUSAGE_S
 WRITE = """
 import sys
 from pathlib import Path
-from cspace.fuzz import hostile_inputs
+from tests.support.fuzz import hostile_inputs
 for k, (content, _) in enumerate(hostile_inputs().values()):
     Path(sys.argv[1], f"{k}.toml").write_bytes(content)
 print("\\n".join(hostile_inputs()))
@@ -69,7 +69,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         # Written by a child: a child's peak memory includes its parent's at fork time.
         names = subprocess.run([sys.executable, "-c", WRITE, folder], capture_output=True, text=True,
-                               check=True).stdout.split("\n")
+                               check=True, cwd=ROOT).stdout.split("\n")  # the generators are test support
         rows += [(name, str(Path(folder) / f"{k}.toml")) for k, name in enumerate(names)]
         rows += special_files(Path(folder))
         worst = 0.0

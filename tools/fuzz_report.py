@@ -1,7 +1,7 @@
 """Trace N generated mechanisms and report what went wrong, by kind of failure and family.
 
-Each case (``cspace.fuzz.generate`` with seed k: a stack, a row, a release of one of
-the kinds in ``cspace.releases``, one of the families with a turning part: a cam, a
+Each case (``tests.support.fuzz.generate`` with seed k: a stack, a row, a release of one of
+the kinds in ``tests.support.releases``, one of the families with a turning part: a cam, a
 lever, a toothed wheel, a released rotation; a pin shifting along z; a nest, islands in
 holes up to three deep; or a slider with a sticky bottom driven onto sticky patches of a
 table of collinear faces) is loaded, analysed and traced twice, and
@@ -20,7 +20,7 @@ the first trace is replayed through the real shapes. Failures are counted indepe
   a block, a nest or a follower that does not stop on the nest's innermost material; a
   slider that does not stop where its sticky bottom first meets a sticky patch;
 * ``metamorphic``: a change that cannot change what the mechanism does changed it
-  (``cspace.fuzz.metamorphic_errors``): geometry nothing meets added, random
+  (``tests.support.fuzz.metamorphic_errors``): geometry nothing meets added, random
   ``[tolerance]`` settings with the pair-space cache on and off, the mechanism scaled and
   moved, its force-loaded parts drawn touching and a tenth of a length tolerance apart
   (``--no-metamorphic`` leaves these out: they take about five times a case's trace);
@@ -43,14 +43,17 @@ import collections
 import multiprocessing
 import signal
 import statistics
+import sys
 import time
 import traceback
 from pathlib import Path
 
-from cspace import analyze, loads, trace
-from cspace.fuzz import (FAMILIES, ROTATING, SHIFTING, TRANSLATING, SeededDraw, closed_form_errors, generate,
-                         metamorphic_errors)
-from cspace.testing import HELD_BY_NOTHING, OVERLAP, SLIP, assert_traces_equal, replay
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository's root: the generators are test support
+
+from cspace import analyze, loads, trace  # noqa: E402
+from cspace.testing import HELD_BY_NOTHING, OVERLAP, SLIP, assert_traces_equal, replay  # noqa: E402
+from tests.support.fuzz import (FAMILIES, ROTATING, SHIFTING, TRANSLATING, SeededDraw, closed_form_errors,  # noqa: E402
+                                generate, metamorphic_errors)
 
 FAILURES = ("overlap", "held by nothing", "slip", "closed form", "metamorphic", "hang", "crash", "nondeterministic")
 
