@@ -8,6 +8,7 @@ and computes their configuration spaces.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass, field, replace
@@ -18,6 +19,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import cache, parallel
+from .cache import PairCache
 from .budget import check_memory, estimate
 from .checks import check_initial_overlaps, check_profiles, overlap_depth, posed
 from .errors import CspaceError, ModelError, UnsupportedPairError
@@ -86,11 +88,16 @@ class Analysis:
                 f"constraining={len(self.constraining_pairs)}, linkages={len(self.linkage_tables)})")
 
 
-def analyze(mechanism: Mechanism, *, max_memory: float | None = None, progress: bool = False) -> Analysis:
+def analyze(mechanism: Mechanism, *, cache: PairCache | str | os.PathLike | None = None, workers: int = 1,
+            max_memory: float | None = None, progress: bool = False) -> Analysis:
     """Solve linkages, check the initial configuration and build every pair space.
 
-    With ``max_memory`` (bytes), a mechanism whose estimated peak (:mod:`cspace.budget`: its
-    pair spaces and a trace of it) is larger is refused before its pair spaces are built
+    ``cache`` is a folder (or a :class:`~cspace.cache.PairCache`) that keeps pair spaces
+    for the next analysis of parts alike (:mod:`cspace.cache`); none by default.
+    ``workers`` is how many processes build turning pairs' spaces (this one included:
+    :mod:`cspace.parallel`); the spaces are the same however many. With ``max_memory``
+    (bytes), a mechanism whose estimated peak (:mod:`cspace.budget`: its pair spaces and
+    a trace of it) is larger is refused before its pair spaces are built
     (:class:`~cspace.errors.BudgetError`). ``progress`` shows a bar on standard error while
     the pair spaces are built.
 
@@ -128,11 +135,12 @@ def analyze(mechanism: Mechanism, *, max_memory: float | None = None, progress: 
     names = interacting_pairs(mechanism, ranges)
     timings["pairs"] = time.perf_counter() - start
     if max_memory is not None:
-        check_memory(estimate(mechanism, names, parallel.workers()), max_memory, file=mechanism.source)
+        check_memory(estimate(mechanism, names, workers), max_memory, file=mechanism.source)
 
     start = time.perf_counter()
     reduced = unmet_holes_filled(mechanism, values, names)
-    builder = _PairBuilder(reduced)
+    builder = _PairBuilder(reduced, PairCache(cache) if isinstance(cache, (str, os.PathLike)) else cache,
+                           parallel.checked(workers))
     with parallel.collector_paused():
         builder.prefetch([(reduced.part(a), reduced.part(b)) for a, b in names])
         spaces = tuple(builder.build(reduced.part(a), reduced.part(b))
@@ -201,9 +209,11 @@ class _PairBuilder:
     computed once per shape, kept on disk, and relabelled for each pair.
     """
 
-    def __init__(self, mechanism: Mechanism) -> None:
+    def __init__(self, mechanism: Mechanism, cache: PairCache | None, workers: int) -> None:
         self.mechanism = mechanism
         self.tolerance = mechanism.tolerance
+        self.cache = cache
+        self.workers = workers
         self._pieces: dict[tuple[str, int], list[ConvexPiece]] = {}
         self._shapes: dict[tuple[str, int], Shape] = {}
         self._spaces: dict[str, PairSpace] = {}
@@ -219,10 +229,11 @@ class _PairBuilder:
         rotating, digest = self._digest(a, b, coordinates)
         space = self._spaces.get(digest)
         if space is None:
-            space = cache.load(digest)
+            space = self.cache.load(digest) if self.cache else None
             if space is None:
                 space = self.rotating(a, b, coordinates) if rotating else self.compute(a, b)
-                cache.store(digest, space)
+                if self.cache:
+                    self.cache.store(digest, space)
             self._spaces[digest] = space
         return space.relabeled(a.name, b.name, coordinates)
 
@@ -251,7 +262,6 @@ class _PairBuilder:
         """Compute the turning pair spaces the pairs need (a shifting pair's bands' too) and
         no cache holds, several at once (:mod:`cspace.parallel`); :meth:`build` then finds
         them. A space whose worker failed is left for :meth:`build`, which raises its error."""
-        parallel.workers()  # a bad setting is refused, whatever the mechanism
         jobs: dict[str, tuple[Part, Part, tuple[str, ...]]] = {}
         for a, b in pairs:
             shifts = [shift_of(self.mechanism, part) for part in (a, b)]
@@ -266,7 +276,7 @@ class _PairBuilder:
                 except ModelError:
                     continue  # build raises it, in its turn
                 if rotating and digest not in self._spaces and digest not in jobs:
-                    cached = cache.load(digest)
+                    cached = self.cache.load(digest) if self.cache else None
                     if cached is not None:
                         self._spaces[digest] = cached
                     else:
@@ -276,10 +286,11 @@ class _PairBuilder:
         # The costliest first: it is built here. The workers send back cells, laid out here.
         order = sorted(jobs, key=lambda digest: -_faces(jobs[digest][0]) * _faces(jobs[digest][1]))
         tasks = [lambda job=jobs[digest], k=k: self._attempt(*job, laid_out=k == 0) for k, digest in enumerate(order)]
-        for digest, computed in zip(order, parallel.run(tasks)):
+        for digest, computed in zip(order, parallel.run(tasks, self.workers)):
             if computed is not None:
                 space = computed.space() if isinstance(computed, Cell) else computed
-                cache.store(digest, space)
+                if self.cache:
+                    self.cache.store(digest, space)
                 self._spaces[digest] = space
 
     def _attempt(self, a: Part, b: Part, coordinates: tuple[str, ...], laid_out: bool) -> PairSpace | Cell | None:

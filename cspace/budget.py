@@ -105,8 +105,7 @@ def check_memory(found: Estimate, max_memory: float | None, *, file: str | None 
     (None: no bound)."""
     if max_memory is not None and found.total > max_memory:
         raise BudgetError(f"its analysis and trace would take {found} of memory, more than the bound of "
-                          f"{size_text(max_memory)}: raise the bound (--max-memory, max_memory=) if the machine "
-                          "has the memory", file=file, field="memory")
+                          f"{size_text(max_memory)}: raise the bound if the machine has the memory", file=file, field="memory")
 
 
 def laptop_bound() -> float:

@@ -28,27 +28,27 @@ is used only if it validates:
   that agree (a region's rows, bounds and vertices over the pair's dimension, edges
   on rows it has), finite numbers, contacts between the pair's two parts.
 
-Anything else is not used, with one line on standard error (``cspace: warning:
-discarded a damaged cache entry ...``): the space is recomputed and its entry written
-over the damaged one. Entries are JSON, never pickle: a cache file cannot run code.
+Anything else is not used, with one warning (the ``cspace`` logger: ``discarded a
+damaged cache entry ...``): the space is recomputed and its entry written over the
+damaged one. Entries are JSON, never pickle: a cache file cannot run code.
 
 Nothing inside the cache folder is reached through a link: the folder (which may
 itself be a link, the user's choice) is opened once, and ``pairs``, ``secret`` and the
 entries are opened relative to it without following links. A secret that is not a
 regular file of this user with mode 0600 and of ``SECRET_BYTES`` bytes, or a
 ``pairs`` that is not a directory (a planted symlink), makes the cache unused for the
-run, with one line on standard error (``cspace: warning: not using the cache ...``).
+run, with one warning (``not using the cache ...``).
 cspace deletes only files it made: its temporary files (named ``.cspace-<32 hex
 digits>.tmp``, created exclusively, written, then renamed into place) left behind by
 a killed run, once they are a minute old, and only if they are regular files of this
 user (a concurrent writer's fresh one is left alone). A damaged entry is replaced,
 never deleted.
 
-The cache lives in ``$CSPACE_CACHE``, else ``$XDG_CACHE_HOME/cspace``, else
-``~/.cache/cspace``; ``CSPACE_CACHE=off`` disables it. It is one user's: another user
-running cspace on it finds a secret not theirs, and runs without a cache. A cache
-folder that cannot be read or written is simply not used, silently: it only ever
-saves time.
+A cache is a folder given to :func:`cspace.analyze` (``cache=``; the command line's is
+``$CSPACE_CACHE``, else ``$XDG_CACHE_HOME/cspace``, else ``~/.cache/cspace``). It is one
+user's: another user running cspace on it finds a secret not theirs, and runs without
+it. A cache folder that cannot be read or written is simply not used, silently: it only
+ever saves time.
 """
 
 from __future__ import annotations
@@ -58,12 +58,12 @@ import errno
 import hashlib
 import hmac
 import json
+import logging
 import math
 import os
 import re
 import secrets
 import stat
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -95,6 +95,7 @@ _PACKAGE = Path(__file__).resolve().parent
 _CODE = hashlib.sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
                                 for path in sorted(_PACKAGE.glob("*.py")))).hexdigest()
 _WARNED: set[str] = set()  # cache folders already refused, with their one warning
+LOG = logging.getLogger("cspace")
 
 
 class Damaged(Exception):
@@ -103,17 +104,6 @@ class Damaged(Exception):
 
 class _Refused(Exception):
     """A cache folder that must not be used (its secret or its ``pairs`` tampered with); the message says why."""
-
-
-def folder() -> Path | None:
-    """Where pair spaces are cached, or None when caching is off."""
-    setting = os.environ.get("CSPACE_CACHE")
-    if setting is not None and setting.strip().lower() in ("", "0", "off", "no", "false"):
-        return None
-    if setting:
-        return Path(setting)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "cspace"
 
 
 def key(slices_a: tuple[Slice, ...], slices_b: tuple[Slice, ...], motion: list, tolerance: Tolerance,
@@ -151,74 +141,83 @@ def _plain(value: object) -> object:
     raise TypeError(f"cannot key a {type(value).__name__}: add it to cache._plain")
 
 
-def load(digest: str) -> PairSpace | None:
-    """The cached pair space for ``digest``, if there is a valid one.
+class PairCache:
+    """Pair spaces kept on disk in ``folder`` (see the module): read with :meth:`load`,
+    kept with :meth:`store`, never trusted unless signed by this user's secret.
 
-    A damaged entry is reported on one line of standard error and None returned, so the
-    caller computes the space again and stores it (over the damaged entry).
+    >>> import tempfile
+    >>> PairCache(tempfile.mkdtemp()).load("0" * 64) is None
+    True
     """
-    with _opened(create=False) as opened:
-        if opened is None:
-            return None
-        pairs, secret = opened
-        name = f"{digest}.json"
+
+    def __init__(self, folder: str | os.PathLike) -> None:
+        self.folder = Path(folder)
+
+    def load(self, digest: str) -> PairSpace | None:
+        """The cached pair space for ``digest``, if there is a valid one.
+
+        A damaged entry is reported in one warning and None returned, so the caller
+        computes the space again and stores it (over the damaged entry).
+        """
+        with self._opened(create=False) as opened:
+            if opened is None:
+                return None
+            pairs, secret = opened
+            name = f"{digest}.json"
+            try:
+                return _decode(_unwrap(_read(pairs, name), digest, secret))
+            except FileNotFoundError:
+                return None
+            except Damaged as damage:
+                LOG.warning(f"discarded a damaged cache entry {self.folder / PAIRS / name} ({damage}); recomputing it")
+                return None
+            except OSError:
+                return None  # an unreadable entry: the cache is not used
+
+    def store(self, digest: str, space: PairSpace) -> None:
+        """Keep a pair space for next time (atomically; silently not if the folder is unusable)."""
+        with self._opened(create=True) as opened:
+            if opened is None:
+                return
+            pairs, secret = opened
+            _remove_stale(pairs)
+            content = json.dumps(_encode(space))
+            text = _ENVELOPE.format(format=FORMAT, key=digest, mac=_mac(secret, digest, content), space=content)
+            try:
+                _write(pairs, f"{digest}.json", text.encode())
+            except OSError:
+                return
+
+    @contextmanager
+    def _opened(self, create: bool) -> Iterator[tuple[int, bytes] | None]:
+        """The cache's ``pairs`` folder (a descriptor, opened without following links) and its
+        secret; None where the cache is not used. ``create``: make the folders and the secret
+        where missing (a reader has nothing to read without them)."""
+        descriptors: list[int] = []
         try:
-            return _decode(_unwrap(_read(pairs, name), digest, secret))
-        except FileNotFoundError:
-            return None
-        except Damaged as damage:
-            _discard(name, str(damage))
-            return None
-        except OSError:
-            return None  # an unreadable entry: the cache is not used
+            try:
+                root = _root(self.folder, create)
+                descriptors.append(root)
+                secret = _secret(root, create)
+                pairs = _pairs(root, create) if secret is not None else None
+            except _Refused as refusal:
+                _refuse(self.folder, str(refusal))
+                yield None
+                return
+            except OSError:
+                yield None  # a folder that cannot be read or written: not used
+                return
+            if pairs is None:
+                yield None
+                return
+            descriptors.append(pairs)
+            yield pairs, secret
+        finally:
+            for descriptor in descriptors:
+                os.close(descriptor)
 
-
-def store(digest: str, space: PairSpace) -> None:
-    """Keep a pair space for next time (atomically; silently not if the folder is unusable)."""
-    with _opened(create=True) as opened:
-        if opened is None:
-            return
-        pairs, secret = opened
-        _remove_stale(pairs)
-        content = json.dumps(_encode(space))
-        text = _ENVELOPE.format(format=FORMAT, key=digest, mac=_mac(secret, digest, content), space=content)
-        try:
-            _write(pairs, f"{digest}.json", text.encode())
-        except OSError:
-            return
-
-
-@contextmanager
-def _opened(create: bool) -> Iterator[tuple[int, bytes] | None]:
-    """The cache's ``pairs`` folder (a descriptor, opened without following links) and its
-    secret; None where the cache is not used. ``create``: make the folders and the secret
-    where missing (a reader has nothing to read without them)."""
-    where = folder()
-    descriptors: list[int] = []
-    try:
-        if where is None:
-            yield None
-            return
-        try:
-            root = _root(where, create)
-            descriptors.append(root)
-            secret = _secret(root, create)
-            pairs = _pairs(root, create) if secret is not None else None
-        except _Refused as refusal:
-            _refuse(where, str(refusal))
-            yield None
-            return
-        except OSError:
-            yield None  # a folder that cannot be read or written: not used
-            return
-        if pairs is None:
-            yield None
-            return
-        descriptors.append(pairs)
-        yield pairs, secret
-    finally:
-        for descriptor in descriptors:
-            os.close(descriptor)
+    def __repr__(self) -> str:
+        return f"PairCache({str(self.folder)!r})"
 
 
 def _root(where: Path, create: bool) -> int:
@@ -293,7 +292,7 @@ def _refuse(where: Path, reason: str) -> None:
     """Say once per folder and run why the cache is not used."""
     if str(where) not in _WARNED:
         _WARNED.add(str(where))
-        print(f"cspace: warning: not using the cache {where}: {reason}", file=sys.stderr)
+        LOG.warning(f"not using the cache {where}: {reason}")
 
 
 def _kind(mode: int) -> str:
@@ -384,13 +383,6 @@ def _mac(secret: bytes, digest: str, content: str) -> str:
     signature = hmac.new(secret, f"cspace {FORMAT} {digest}\n".encode(), hashlib.sha256)
     signature.update(content.encode())
     return signature.hexdigest()
-
-
-def _discard(name: str, reason: str) -> None:
-    """Say on one line that an entry is damaged; it is not used, and its recomputed space is stored over it."""
-    where = folder()
-    print(f"cspace: warning: discarded a damaged cache entry {where / PAIRS / name if where else name} ({reason}); "
-          "recomputing it", file=sys.stderr)
 
 
 def _remove_stale(folder_fd: int) -> None:

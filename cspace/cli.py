@@ -7,16 +7,28 @@ output closed or full) prints one line, ``cspace: error: <file>: cannot write: <
 and exits with status 1; a reader that stops reading (``| head``) ends it with status 1
 and nothing said. Standard output is flushed here, in a ``try``, not left to Python's
 exit (where a failure is a traceback).
+
+The command line is where the environment is read, and nowhere in the library:
+``CSPACE_CACHE`` (the pair-space cache's folder, ``off`` for none; default
+``$XDG_CACHE_HOME/cspace``, else ``~/.cache/cspace``) and ``CSPACE_WORKERS`` (how many
+processes build pair spaces; default the processors this one may run on) become
+:func:`cspace.analyze`'s ``cache`` and ``workers``. The library's warnings (the
+``cspace`` logger) are printed here as ``cspace: warning: ...``.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import logging
+import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
-from .errors import CspaceError, OutputError
+from .errors import CspaceError, OutputError, WorkersError
 from .outputs import check_output, flush_stdout, open_standard_streams, printable, say, write_stdout, write_text
 
 EXIT_ENVIRONMENT = 1
@@ -28,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     open_standard_streams()
     try:
         args = _parsed(argv)
-        status = args.run(args)
+        with _warnings_said():
+            status = args.run(args)
         flush_stdout()
         return status
     except OutputError as error:
@@ -218,6 +231,51 @@ def _memory(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def cache_folder() -> Path | None:
+    """The pair-space cache's folder: ``CSPACE_CACHE`` (``off``, ``no``, ``0`` or empty: none),
+    else ``$XDG_CACHE_HOME/cspace``, else ``~/.cache/cspace``."""
+    setting = os.environ.get("CSPACE_CACHE")
+    if setting is not None and setting.strip().lower() in ("", "0", "off", "no", "false"):
+        return None
+    if setting:
+        return Path(setting)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cspace"
+
+
+def workers() -> int:
+    """How many processes build pair spaces: ``CSPACE_WORKERS``, else the usable processors."""
+    from .parallel import usable
+
+    setting = os.environ.get("CSPACE_WORKERS", "").strip()
+    if not setting:
+        return usable()
+    if not setting.isdigit() or int(setting) < 1:
+        raise WorkersError(f"CSPACE_WORKERS must be a whole number of at least 1, got {setting!r}")
+    return int(setting)
+
+
+class _Said(logging.Handler):
+    """The library's warnings as the command line's own lines: ``cspace: warning: ...``."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        say(f"cspace: {record.levelname.lower()}: {record.getMessage()}")
+
+
+@contextmanager
+def _warnings_said() -> Iterator[None]:
+    """The ``cspace`` logger's warnings printed on standard error (and only there) while a
+    command runs; as it was after."""
+    logger = logging.getLogger("cspace")
+    handler, propagate = _Said(logging.WARNING), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
 def _progress(options: argparse.Namespace) -> bool:
     return options.progress or sys.stderr.isatty()
 
@@ -230,7 +288,8 @@ def _analyzed(path: str, options: argparse.Namespace):
     from .loader import load
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
-    analysis = analyze(load(path), max_memory=bound, progress=_progress(options))
+    analysis = analyze(load(path), cache=cache_folder(), workers=workers(), max_memory=bound,
+                       progress=_progress(options))
     for settled in analysis.settled:
         say(f"cspace: note: {path}: {settled}")
     return analysis

@@ -78,7 +78,8 @@ class OutputError(CspaceError, OSError):
 
 
 class WorkersError(CspaceError, ValueError):
-    """``CSPACE_WORKERS`` (how many processes share an analysis) is not a whole number of at least 1."""
+    """How many processes share an analysis (``workers``; the command line's ``CSPACE_WORKERS``) is not a whole
+    number of at least 1."""
 
 
 class TraceError(CspaceError, RuntimeError):

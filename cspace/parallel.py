@@ -6,10 +6,10 @@ The pair spaces of turning pairs are the costly part of an analysis, and indepen
 and their results come back pickled. The answer does not depend on how many workers
 there are: every task is computed by the same code on the same input.
 
-``CSPACE_WORKERS`` sets how many processes share the work (this one included): a whole
-number of at least 1, default the processors this process may run on. Work is not
-shared where ``fork`` is not available, nor from a daemonic process (which may not have
-children).
+The caller says how many processes share the work (this one included: a whole number
+of at least 1; the command line's ``CSPACE_WORKERS``, default the processors it may run
+on). Work is not shared where ``fork`` is not available, nor from a daemonic process
+(which may not have children).
 """
 
 from __future__ import annotations
@@ -30,32 +30,39 @@ T = TypeVar("T")
 _TASKS: Sequence[Callable[[], object]] = ()  # what forked workers run, by index
 
 
-def workers() -> int:
-    """How many processes may share work: ``CSPACE_WORKERS``, else the usable processors.
+def usable() -> int:
+    """The processors this process may run on.
 
-    >>> workers() >= 1
+    >>> usable() >= 1
     True
     """
-    setting = os.environ.get("CSPACE_WORKERS", "").strip()
-    if not setting:
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    if not setting.isdigit() or int(setting) < 1:
-        raise WorkersError(f"CSPACE_WORKERS must be a whole number of at least 1, got {setting!r}")
-    return int(setting)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def run(tasks: Sequence[Callable[[], T]]) -> list[T | None]:
+def checked(workers: int) -> int:
+    """``workers``, refused with :class:`WorkersError` unless a whole number of at least 1.
+
+    >>> checked(2)
+    2
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise WorkersError(f"workers must be a whole number of at least 1, got {workers!r}")
+    return workers
+
+
+def run(tasks: Sequence[Callable[[], T]], workers: int) -> list[T | None]:
     """Each task's result: the first computed here, the others in forked workers. A task
     that raises in a worker gives None (run it again here to have its error where it is
     wanted), and so does every task a worker had not sent back when one died (killed by
     a signal, the OOM killer, ``os._exit``: the pool is then broken, and the caller builds
-    those here). With one worker, or no ``fork``, every task is computed here, in order.
+    those here). ``workers`` processes share them (this one included). With one worker,
+    or no ``fork``, every task is computed here, in order.
 
-    >>> run([lambda: 1, lambda: 2])
+    >>> run([lambda: 1, lambda: 2], 2)
     [1, 2]
     """
     global _TASKS
-    count = min(workers(), len(tasks)) - 1
+    count = min(workers, len(tasks)) - 1
     if count < 1 or "fork" not in multiprocessing.get_all_start_methods() or \
             multiprocessing.current_process().daemon:
         return [task() for task in tasks]

@@ -191,7 +191,7 @@ class Trace:
             if (hi - lo) / step + len(rows) > MAX_SAMPLES:
                 raise TraceError(f"the path would take more than {MAX_SAMPLES:,} samples "
                                  f"(segment {segment.index} is sampled every {step:g}); "
-                                 "use a larger sampling interval or a shorter --until",
+                                 "use a larger sampling interval or a shorter time allotment",
                                  file=self.mechanism.source, time=segment.start_time)
             k0 = math.floor((lo - origin) / step + NOISE) + 1
             grid = [origin + k * step for k in range(k0, math.ceil((hi - origin) / step - NOISE))]

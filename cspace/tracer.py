@@ -164,7 +164,7 @@ class Tracer:
     def guard(self, pieces: list[Piece]) -> None:
         if len(pieces) > self.max_pieces:
             raise TraceError(f"the trace passed {self.max_pieces} pieces of path (region by region); "
-                             "shorten the time allotment with --until", file=self.mechanism.source,
+                             "shorten the time allotment", file=self.mechanism.source,
                              time=pieces[-1].time)
 
     def step(self, q: np.ndarray, phase: str, fixed: dict[int, float], motion: int, now: float,

@@ -32,8 +32,6 @@ def test_a_sweep_solved_in_small_batches_builds_the_same_space(monkeypatch, name
     4000-vertex wavy cam asked for 6048 placements at once: 2.8 GB); cut into batches of a few
     hundred placements, the (theta, x) cam and the (theta1, theta2) Geneva pair spaces are
     bit-identical to those solved whole."""
-    monkeypatch.setenv("CSPACE_CACHE", "off")
-    monkeypatch.setenv("CSPACE_WORKERS", "1")
     whole = _spaces(name)
     monkeypatch.setattr(cspace.rotation, "BATCH", 3000)
     assert _spaces(name) == whole
@@ -50,8 +48,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
 def _peak(path: Path) -> float:
     """Peak resident bytes of analysing and tracing ``path`` in a process of its own (the only
     child of a process that reads RUSAGE_CHILDREN: no other child's peak mixes in)."""
-    env = {**os.environ, "CSPACE_CACHE": "off", "CSPACE_WORKERS": "1"}
-    done = subprocess.run([sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True, env=env,
+    done = subprocess.run([sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True,
                           check=True, cwd=ROOT)
     return float(done.stdout.split()[-1])
 

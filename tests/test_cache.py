@@ -10,6 +10,7 @@ import os
 import random
 import shutil
 import stat
+import sys
 import time
 from dataclasses import fields, replace
 from pathlib import Path
@@ -19,11 +20,31 @@ import pytest
 
 from cspace import analysis as analysis_module
 from cspace import analyze, cache, describe, load, path_csv, to_json, trace
+from cspace.cli import main
 from cspace.testing import assert_traces_equal
 from cspace.tolerance import Tolerance
 
 from .common import fixture_path
 from .support.oracles import cached_and_uncached
+
+
+FOLDER: Path | None = None  # the cache folder this module's analyses use (None: none), set by _use
+
+
+def _use(monkeypatch, folder: Path | None) -> None:
+    """Analyse with the cache in ``folder`` (None: no cache) for the rest of the test."""
+    monkeypatch.setattr(sys.modules[__name__], "FOLDER", folder)
+
+
+def _analyzed(mechanism):
+    return analyze(mechanism, cache=FOLDER)
+
+
+def _said(caplog) -> str:
+    """The ``cspace`` logger's warnings since last asked, as the command line prints them."""
+    lines = "".join(f"cspace: warning: {r.getMessage()}\n" for r in caplog.records if r.name == "cspace")
+    caplog.clear()
+    return lines
 
 
 def _counting(monkeypatch) -> list[tuple[str, str]]:
@@ -36,25 +57,25 @@ def _counting(monkeypatch) -> list[tuple[str, str]]:
 
 
 def test_second_analysis_reads_the_cache_and_traces_the_same(monkeypatch, tmp_path):
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _use(monkeypatch, tmp_path)
     computed = _counting(monkeypatch)
-    first = trace(analyze(load(fixture_path("feeder"))))
+    first = trace(_analyzed(load(fixture_path("feeder"))))
     shapes = len(computed)
     computed.clear()
-    second = trace(analyze(load(fixture_path("feeder"))))
+    second = trace(_analyzed(load(fixture_path("feeder"))))
     assert computed == []
     assert_traces_equal(first, second)
     assert len(list((tmp_path / "pairs").glob("*.json"))) == shapes
 
 
 def test_same_shaped_pairs_share_one_computation(monkeypatch):
-    monkeypatch.setenv("CSPACE_CACHE", "off")
+    _use(monkeypatch, None)
     computed = _counting(monkeypatch)
-    analysis = analyze(load(fixture_path("feeder")))
+    analysis = _analyzed(load(fixture_path("feeder")))
     # frame, piston, link; three equal blocks: frame/block, piston/block, block/block each computed once
     assert len(analysis.pairs) == 10 and len(computed) == 4
     mechanism = analysis.mechanism
-    builder = analysis_module._PairBuilder(mechanism)
+    builder = analysis_module._PairBuilder(mechanism, None, 1)
     for shared in analysis.pairs:
         direct = builder.compute(mechanism.part(shared.part_a), mechanism.part(shared.part_b))
         assert (shared.name, shared.coordinates) == (direct.name, direct.coordinates)
@@ -65,20 +86,24 @@ def test_same_shaped_pairs_share_one_computation(monkeypatch):
 
 
 def test_an_edited_part_misses_the_cache(monkeypatch, tmp_path):
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _use(monkeypatch, tmp_path)
     mechanism = load(fixture_path("pusher"))
-    analyze(mechanism)
+    _analyzed(mechanism)
     computed = _counting(monkeypatch)
     taller = replace(mechanism.part("c"), slices=(replace(mechanism.part("c").slices[0], z=(0, 2)),))
     parts = tuple(taller if p.name == "c" else p for p in mechanism.parts)
-    analyze(replace(mechanism, parts=parts))
+    _analyzed(replace(mechanism, parts=parts))
     assert sorted(computed) == [("a", "c"), ("b", "c"), ("frame", "c"), ("pusher", "c")]
 
 
-def test_off_means_off(monkeypatch, tmp_path):
-    monkeypatch.setenv("CSPACE_CACHE", "off")
+def test_no_cache_unless_asked(monkeypatch, tmp_path, capsys):
+    """The library keeps nothing on disk unless given a cache; the command line none with
+    ``CSPACE_CACHE=off``."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
     analyze(load(fixture_path("pusher")))
+    monkeypatch.setenv("CSPACE_CACHE", "off")
+    assert main(["trace", str(fixture_path("pusher"))]) == 0
     assert not any(tmp_path.iterdir())
 
 
@@ -115,7 +140,7 @@ def test_every_field_of_a_turning_pairs_coordinates_but_names_is_in_the_key():
     """A turning pair's key holds its coordinates whole (pivot, axis, limits, shift, and any field
     added later) but the names, which a space is relabelled for, and the initial value."""
     mechanism = load(fixture_path("eccentric-cam"))
-    builder = analysis_module._PairBuilder(mechanism)
+    builder = analysis_module._PairBuilder(mechanism, None, 1)
     a, b = mechanism.parts[0], mechanism.parts[1]
     coordinates = builder._coordinates(a, b)
     motion = builder._motion(a, coordinates)
@@ -128,7 +153,7 @@ def test_every_field_of_a_turning_pairs_coordinates_but_names_is_in_the_key():
             changed[number] = replace(coordinate, **{field.name: others[type(getattr(coordinate, field.name))]})
             assert cache.key(a.slices, b.slices, changed, mechanism.tolerance, mechanism.origin) != digest, field
     moved = replace(mechanism, coordinates=tuple(replace(c, initial=c.initial + 0.5) for c in mechanism.coordinates))
-    assert analysis_module._PairBuilder(moved)._motion(a, coordinates) == motion
+    assert analysis_module._PairBuilder(moved, None, 1)._motion(a, coordinates) == motion
 
 
 def test_the_key_refuses_what_it_cannot_take_exactly():
@@ -158,7 +183,7 @@ def test_a_space_built_under_one_length_is_not_read_under_another(name, tmp_path
     mechanisms = [load(_with_length(tmp_path, name, length)) for length in LENGTHS[name]]
     first, second = (m.tolerance for m in mechanisms)
     assert first.length != second.length and (first.quantum, first.arc) == (second.quantum, second.arc)
-    for cached, uncached in cached_and_uncached(mechanisms, lambda m: to_json(trace(analyze(m)))):
+    for cached, uncached in cached_and_uncached(mechanisms, lambda m: to_json(trace(_analyzed(m)))):
         assert cached == uncached
 
 
@@ -166,40 +191,35 @@ def test_a_space_built_under_one_length_is_not_read_under_another(name, tmp_path
 # a cache, the damaged entry is replaced by a valid one, and at most one line goes to stderr.
 
 def _reports(name: str) -> tuple[str, ...]:
-    result = trace(analyze(load(fixture_path(name))))
+    result = trace(_analyzed(load(fixture_path(name))))
     return describe(result), to_json(result), path_csv(result)
 
 
 @pytest.fixture(scope="module")
 def uncached():
     """The reports of the pusher and the feeder computed with the cache off."""
-    previous = os.environ.get("CSPACE_CACHE")
-    os.environ["CSPACE_CACHE"] = "off"
-    try:
-        return {name: _reports(name) for name in ("pusher", "feeder")}
-    finally:
-        os.environ["CSPACE_CACHE"] = previous
+    return {name: _reports(name) for name in ("pusher", "feeder")}
 
 
 def _entries(folder) -> list:
     return sorted((folder / "pairs").glob("*.json"))
 
 
-def _attacked(monkeypatch, tmp_path, capsys, attack, name: str = "pusher") -> tuple[tuple[str, ...], str]:
+def _attacked(monkeypatch, tmp_path, caplog, attack, name: str = "pusher") -> tuple[tuple[str, ...], str]:
     """Fill a cache, attack its entries, run again: (reports, stderr of the second run)."""
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _use(monkeypatch, tmp_path)
     _reports(name)
     for entry in _entries(tmp_path):
         attack(entry)
-    capsys.readouterr()
+    _said(caplog)
     reports = _reports(name)
-    return reports, capsys.readouterr().err
+    return reports, _said(caplog)
 
 
-def _assert_repaired(tmp_path) -> None:
+def _assert_repaired(folder) -> None:
     """Every entry is a valid one again."""
-    for entry in _entries(tmp_path):
-        assert cache.load(entry.stem) is not None, entry
+    for entry in _entries(folder):
+        assert cache.PairCache(folder).load(entry.stem) is not None, entry
 
 
 def _edit_number(entry, rng, delta: float) -> None:
@@ -225,20 +245,20 @@ def _edit_number(entry, rng, delta: float) -> None:
     entry.write_text(json.dumps(document))
 
 
-def test_forty_random_numeric_edits_never_change_the_answer(monkeypatch, tmp_path, capsys, uncached):
+def test_forty_random_numeric_edits_never_change_the_answer(monkeypatch, tmp_path, caplog, uncached):
     rng = random.Random(11)
     filled = tmp_path / "filled"
-    monkeypatch.setenv("CSPACE_CACHE", str(filled))
+    _use(monkeypatch, filled)
     _reports("pusher")
     for attempt in range(40):
         folder = tmp_path / str(attempt)
         shutil.copytree(filled, folder)
         entries = _entries(folder)
         _edit_number(entries[rng.randrange(len(entries))], rng, rng.choice([0.001, 0.01, 0.1, 0.5]))
-        monkeypatch.setenv("CSPACE_CACHE", str(folder))
-        capsys.readouterr()
+        _use(monkeypatch, folder)
+        _said(caplog)
         assert _reports("pusher") == uncached["pusher"], f"edit {attempt} changed the answer"
-        assert capsys.readouterr().err.count("discarded a damaged cache entry") == 1
+        assert _said(caplog).count("discarded a damaged cache entry") == 1
         _assert_repaired(folder)
 
 
@@ -337,15 +357,15 @@ def _copy_first_over_others(folder) -> None:
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
-def test_an_attacked_entry_is_discarded_recomputed_and_rewritten(attack, monkeypatch, tmp_path, capsys, uncached):
+def test_an_attacked_entry_is_discarded_recomputed_and_rewritten(attack, monkeypatch, tmp_path, caplog, uncached):
     if ATTACKS[attack] is None:
-        monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+        _use(monkeypatch, tmp_path)
         _reports("pusher")
         _copy_first_over_others(tmp_path)
-        capsys.readouterr()
-        reports, err = _reports("pusher"), capsys.readouterr().err
+        _said(caplog)
+        reports, err = _reports("pusher"), _said(caplog)
     else:
-        reports, err = _attacked(monkeypatch, tmp_path, capsys, ATTACKS[attack])
+        reports, err = _attacked(monkeypatch, tmp_path, caplog, ATTACKS[attack])
     assert reports == uncached["pusher"]
     lines = err.strip().splitlines()
     assert lines and all(line.startswith("cspace: warning: discarded a damaged cache entry") for line in lines)
@@ -353,17 +373,17 @@ def test_an_attacked_entry_is_discarded_recomputed_and_rewritten(attack, monkeyp
     _assert_repaired(tmp_path)
 
 
-def test_the_feeder_survives_every_entry_damaged(monkeypatch, tmp_path, capsys, uncached):
-    reports, err = _attacked(monkeypatch, tmp_path, capsys, _double_matrix, "feeder")
+def test_the_feeder_survives_every_entry_damaged(monkeypatch, tmp_path, caplog, uncached):
+    reports, err = _attacked(monkeypatch, tmp_path, caplog, _double_matrix, "feeder")
     assert reports == uncached["feeder"]
     assert len(err.strip().splitlines()) == len(_entries(tmp_path))
 
 
-def test_an_unreadable_folder_is_not_used(monkeypatch, tmp_path, capsys, uncached):
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path / "file-not-folder"))
+def test_an_unreadable_folder_is_not_used(monkeypatch, tmp_path, caplog, uncached):
+    _use(monkeypatch, tmp_path / "file-not-folder")
     (tmp_path / "file-not-folder").write_text("x")
     assert _reports("pusher") == uncached["pusher"]
-    assert capsys.readouterr().err == ""
+    assert _said(caplog) == ""
 
 
 def _age(path, seconds: float = 2 * cache.STALE_SECONDS) -> None:
@@ -379,7 +399,7 @@ def test_only_cspaces_own_stale_temporary_files_are_removed(monkeypatch, tmp_pat
     """A killed run's temporary file (cspace's name, this user's, a minute old) is removed; a
     fresh one, a file of another name, and a link or folder of cspace's name (with what they
     lead to) are left."""
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _use(monkeypatch, tmp_path)
     pairs = tmp_path / "pairs"
     pairs.mkdir()
     victim = tmp_path / "victim"
@@ -414,38 +434,38 @@ def _snapshot(where: Path) -> dict:
     return {p.name: (p.read_bytes(), p.lstat().st_mtime_ns) for p in sorted(where.iterdir())}
 
 
-def test_a_planted_pairs_symlink_is_never_followed(monkeypatch, tmp_path, capsys, uncached):
+def test_a_planted_pairs_symlink_is_never_followed(monkeypatch, tmp_path, caplog, uncached):
     """A ``pairs`` link in a shared cache folder: nothing is read, written or deleted through it,
     the answer is the uncached one, and one line says why the cache is not used."""
     cache_folder = tmp_path / "shared"
     cache_folder.mkdir()
     victim, before = _victim(tmp_path)
     (cache_folder / "pairs").symlink_to(victim)
-    monkeypatch.setenv("CSPACE_CACHE", str(cache_folder))
-    capsys.readouterr()
+    _use(monkeypatch, cache_folder)
+    _said(caplog)
     assert _reports("pusher") == uncached["pusher"]
     assert _reports("pusher") == uncached["pusher"]
     assert _snapshot(victim) == before
-    err = capsys.readouterr().err.strip().splitlines()
+    err = _said(caplog).strip().splitlines()
     assert err == [f"cspace: warning: not using the cache {cache_folder}: its 'pairs' is a symbolic link, "
                    "not a folder"]
 
 
-def test_the_cache_folder_itself_may_be_a_link(monkeypatch, tmp_path, capsys):
+def test_the_cache_folder_itself_may_be_a_link(monkeypatch, tmp_path, caplog):
     """Where the cache is, is the user's choice: a link to a folder there is followed."""
     real = tmp_path / "real"
     real.mkdir()
     (tmp_path / "link").symlink_to(real)
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path / "link"))
+    _use(monkeypatch, tmp_path / "link")
     _reports("pusher")
     assert _entries(real) and (real / cache.SECRET).exists()
-    assert capsys.readouterr().err == ""
+    assert _said(caplog) == ""
 
 
 # The secret: entries are signed under it, so a writer who cannot read it cannot forge one.
 
 def test_the_secret_is_made_private_and_entries_signed_with_it(monkeypatch, tmp_path):
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _use(monkeypatch, tmp_path)
     previous = os.umask(0)  # whatever the umask, the secret and the entries are the user's alone
     try:
         _reports("pusher")
@@ -466,12 +486,12 @@ def test_the_secret_is_made_private_and_entries_signed_with_it(monkeypatch, tmp_
     assert not [p for p in tmp_path.rglob("*.tmp")]
 
 
-def test_entries_signed_with_another_secret_are_rejected(monkeypatch, tmp_path, capsys, uncached):
+def test_entries_signed_with_another_secret_are_rejected(monkeypatch, tmp_path, caplog, uncached):
     """Another cache's entries (another user's, or a forger's with a key of their own)."""
     def other_secret(entry) -> None:
         _signed(lambda e: None, b"k" * cache.SECRET_BYTES)(entry)
 
-    reports, err = _attacked(monkeypatch, tmp_path, capsys, other_secret)
+    reports, err = _attacked(monkeypatch, tmp_path, caplog, other_secret)
     assert reports == uncached["pusher"]
     lines = err.strip().splitlines()
     assert len(lines) == len(_entries(tmp_path))
@@ -479,9 +499,9 @@ def test_entries_signed_with_another_secret_are_rejected(monkeypatch, tmp_path, 
     _assert_repaired(tmp_path)
 
 
-def test_swapped_entries_with_their_keys_edited_are_rejected(monkeypatch, tmp_path, capsys, uncached):
+def test_swapped_entries_with_their_keys_edited_are_rejected(monkeypatch, tmp_path, caplog, uncached):
     """Two entries exchanged, each one's ``key`` made its new name's: a true signature each, of another key."""
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _use(monkeypatch, tmp_path)
     _reports("feeder")
     entries = _entries(tmp_path)
     for first, second in zip(entries[0::2], entries[1::2]):
@@ -489,22 +509,22 @@ def test_swapped_entries_with_their_keys_edited_are_rejected(monkeypatch, tmp_pa
         one["key"], other["key"] = second.stem, first.stem
         first.write_text(json.dumps(other))
         second.write_text(json.dumps(one))
-    capsys.readouterr()
+    _said(caplog)
     assert _reports("feeder") == uncached["feeder"]
-    lines = capsys.readouterr().err.strip().splitlines()
+    lines = _said(caplog).strip().splitlines()
     assert len(lines) == 2 * (len(entries) // 2)
     assert all("not signed with this cache's secret" in line for line in lines)
     _assert_repaired(tmp_path)
 
 
-def test_a_replaced_secret_invalidates_every_entry(monkeypatch, tmp_path, capsys, uncached):
+def test_a_replaced_secret_invalidates_every_entry(monkeypatch, tmp_path, caplog, uncached):
     """Whoever replaces the secret (with one of theirs, of this user, 0600) gains nothing from the entries."""
-    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    _use(monkeypatch, tmp_path)
     _reports("pusher")
     (tmp_path / cache.SECRET).write_bytes(os.urandom(cache.SECRET_BYTES))
-    capsys.readouterr()
+    _said(caplog)
     assert _reports("pusher") == uncached["pusher"]
-    assert len(capsys.readouterr().err.strip().splitlines()) == len(_entries(tmp_path))
+    assert len(_said(caplog).strip().splitlines()) == len(_entries(tmp_path))
     _assert_repaired(tmp_path)
 
 
@@ -547,14 +567,14 @@ SECRET_ATTACKS = {
 
 
 @pytest.mark.parametrize("attack", sorted(SECRET_ATTACKS))
-def test_a_secret_not_private_to_this_user_means_no_cache(attack, monkeypatch, tmp_path, capsys, uncached):
+def test_a_secret_not_private_to_this_user_means_no_cache(attack, monkeypatch, tmp_path, caplog, uncached):
     """The cache is not used at all (nothing read, written or deleted), with one warning line
     for the whole run, however many pairs: the answer is the uncached one."""
     edit, reason = SECRET_ATTACKS[attack]
     if attack == "another user's" and os.geteuid() != 0:
         pytest.skip("only root may give a file away")
     folder = tmp_path / attack.replace(" ", "-")
-    monkeypatch.setenv("CSPACE_CACHE", str(folder))
+    _use(monkeypatch, folder)
     _reports("pusher")
     edit(folder / cache.SECRET)
     for entry in _entries(folder):
@@ -563,16 +583,16 @@ def test_a_secret_not_private_to_this_user_means_no_cache(attack, monkeypatch, t
     stale.write_text("{")
     _age(stale)
     before = _snapshot(folder / "pairs")
-    capsys.readouterr()
+    _said(caplog)
     assert _reports("pusher") == uncached["pusher"]
     assert _reports("feeder") == uncached["feeder"]
-    lines = capsys.readouterr().err.strip().splitlines()
+    lines = _said(caplog).strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"cspace: warning: not using the cache {folder}: its 'secret' ")
     assert reason in lines[0]
     assert _snapshot(folder / "pairs") == before
 
 
-def test_a_folder_in_place_of_an_entry_is_left_alone(monkeypatch, tmp_path, capsys, uncached):
+def test_a_folder_in_place_of_an_entry_is_left_alone(monkeypatch, tmp_path, caplog, uncached):
     """cspace deletes only files it made: a folder where an entry should be is not used, and
     neither it nor what is in it is deleted."""
     def directory(entry) -> None:
@@ -580,7 +600,7 @@ def test_a_folder_in_place_of_an_entry_is_left_alone(monkeypatch, tmp_path, caps
         entry.mkdir()
         (entry / "inside").write_text("x")
 
-    reports, err = _attacked(monkeypatch, tmp_path, capsys, directory)
+    reports, err = _attacked(monkeypatch, tmp_path, caplog, directory)
     assert reports == uncached["pusher"]
     lines = err.strip().splitlines()
     assert lines and all(line.startswith("cspace: warning: discarded a damaged cache entry") and

@@ -49,7 +49,6 @@ def holes_subtracted(polygons, depths):
 @pytest.fixture
 def old_rule(monkeypatch):
     """The physics as it was (an island in a hole was empty), the oracle left as it is."""
-    monkeypatch.setenv("CSPACE_CACHE", "off")
     for module in (minkowski, contact_curves):
         monkeypatch.setattr(module, "nesting_depths", parity_only)
 

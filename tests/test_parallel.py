@@ -17,10 +17,8 @@ from cspace import WorkersError
 from .common import fixture_path
 
 
-def _spaces(name: str, workers: str, monkeypatch) -> list:
-    monkeypatch.setenv("CSPACE_WORKERS", workers)
-    monkeypatch.setenv("CSPACE_CACHE", "off")
-    analysis = analyze(load(fixture_path(name)))
+def _spaces(name: str, workers: int) -> list:
+    analysis = analyze(load(fixture_path(name)), workers=workers)
     return [(pair.name, region.name, region.rows.tobytes(), region.bounds.tobytes(), region.vertices.tobytes(),
              tuple(str(c) for edge in region.edges for c in edge.contacts))
             for pair in analysis.pairs for region in pair.regions]
@@ -30,9 +28,9 @@ def _spaces(name: str, workers: str, monkeypatch) -> list:
 def test_spaces_built_by_two_workers_are_those_built_by_one(name, monkeypatch):
     calls = []
     run = parallel.run
-    monkeypatch.setattr(parallel, "run", lambda tasks: calls.append(len(tasks)) or run(tasks))
-    alone = _spaces(name, "1", monkeypatch)
-    shared = _spaces(name, "2", monkeypatch)
+    monkeypatch.setattr(parallel, "run", lambda tasks, workers: calls.append(len(tasks)) or run(tasks, workers))
+    alone = _spaces(name, 1)
+    shared = _spaces(name, 2)
     assert shared == alone
     assert calls and all(count >= 2 for count in calls)  # the work was shared
 
@@ -59,19 +57,15 @@ def test_a_relabeled_space_pickles_as_its_pair():
         [str(c) for r in twin.regions for e in r.edges for c in e.contacts]
 
 
-def test_a_task_that_fails_in_a_worker_gives_none_and_the_others_their_results(monkeypatch):
-    monkeypatch.setenv("CSPACE_WORKERS", "2")
-
+def test_a_task_that_fails_in_a_worker_gives_none_and_the_others_their_results():
     def fails() -> int:
         raise RuntimeError("no")
 
-    assert parallel.run([lambda: 1, fails, lambda: 3]) == [1, None, 3]
+    assert parallel.run([lambda: 1, fails, lambda: 3], 2) == [1, None, 3]
 
 
 def test_a_pair_whose_worker_fails_is_built_again_here(monkeypatch):
     """The space is then built by build, here (its error, had it one, raised here)."""
-    monkeypatch.setenv("CSPACE_WORKERS", "2")
-    monkeypatch.setenv("CSPACE_CACHE", "off")
     attempt = _PairBuilder._attempt
     here = []
 
@@ -83,15 +77,19 @@ def test_a_pair_whose_worker_fails_is_built_again_here(monkeypatch):
     rotation = _PairBuilder._rotation
     monkeypatch.setattr(_PairBuilder, "_attempt", flaky)
     monkeypatch.setattr(_PairBuilder, "_rotation", lambda self, *job: here.append(job) or rotation(self, *job))
-    analysis = analyze(load(fixture_path("rim-lock")))
+    analysis = analyze(load(fixture_path("rim-lock")), workers=2)
     assert len(analysis.pairs) == 3 and len(here) == 2  # one in the first task, one again in build
 
 
+@pytest.mark.parametrize("count", [0, -1, 1.5, "2", True])
+def test_a_bad_worker_count_is_refused(count):
+    with pytest.raises(WorkersError, match=f"workers must be a whole number of at least 1, got {count!r}"):
+        analyze(load(fixture_path("lever")), workers=count)
+
+
 @pytest.mark.parametrize("setting", ["0", "two", "-1", "1.5"])
-def test_a_bad_worker_count_is_refused(setting, monkeypatch, capsys):
+def test_a_bad_worker_setting_is_refused_by_the_command_line(setting, monkeypatch, capsys):
     monkeypatch.setenv("CSPACE_WORKERS", setting)
-    with pytest.raises(WorkersError, match="CSPACE_WORKERS must be a whole number of at least 1"):
-        parallel.workers()
     assert main(["trace", str(fixture_path("lever"))]) == 2
     error = capsys.readouterr().err.strip().splitlines()
     assert error == [f"cspace: error: CSPACE_WORKERS must be a whole number of at least 1, got {setting!r}"]
@@ -109,8 +107,7 @@ def _dies(how: str) -> None:
 def test_a_task_whose_worker_dies_gives_none_and_the_first_its_result(how, monkeypatch):
     """A worker killed gave a BrokenProcessPool traceback; now its task (and any other the
     broken pool never sent back) gives None, for the caller to run here."""
-    monkeypatch.setenv("CSPACE_WORKERS", "2")
-    results = parallel.run([lambda: 1, lambda: _dies(how), lambda: 3])
+    results = parallel.run([lambda: 1, lambda: _dies(how), lambda: 3], 2)
     assert results[:2] == [1, None] and results[2] in (3, None)
 
 
@@ -127,16 +124,16 @@ def _killing_workers(monkeypatch, how: str) -> list:
 
     monkeypatch.setattr(_PairBuilder, "_attempt", dying)
     run = parallel.run
-    monkeypatch.setattr(parallel, "run", lambda tasks: killed.append(len(tasks)) or run(tasks))
+    monkeypatch.setattr(parallel, "run", lambda tasks, workers: killed.append(len(tasks)) or run(tasks, workers))
     return killed
 
 
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
 def test_an_analysis_whose_worker_is_killed_builds_its_pairs_here(how, monkeypatch):
     """The spaces are those one process builds: the killed worker's pairs are built again here."""
-    alone = _spaces("rim-lock", "1", monkeypatch)
+    alone = _spaces("rim-lock", 1)
     killed = _killing_workers(monkeypatch, how)
-    assert _spaces("rim-lock", "2", monkeypatch) == alone
+    assert _spaces("rim-lock", 2) == alone
     assert killed and all(count >= 2 for count in killed)  # there were workers, and they died
 
 

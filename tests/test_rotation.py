@@ -253,7 +253,7 @@ def test_arcs_made_again_lie_on_the_drawn_profiles(name, arc):
 
     text = fixture_path(name).read_text()
     mechanism = loads(text + f"\n[tolerance]\narc = {arc}\n" if arc else text)
-    builder = _PairBuilder(mechanism)
+    builder = _PairBuilder(mechanism, None, 1)
     tol = mechanism.tolerance
     made = 0
     for part in mechanism.parts:
@@ -280,7 +280,7 @@ def test_flattened_arcs_are_made_arcs_again():
     locking disk's rim quarter arcs about the pivot; every arc's ends lie on its circle."""
     from cspace.analysis import _PairBuilder
     mechanism = load(fixture_path("geneva"))
-    builder = _PairBuilder(mechanism)
+    builder = _PairBuilder(mechanism, None, 1)
     crank = mechanism.part("crank")
     flat = builder.shape(crank, 0)
     exact = builder._exact("crank", 0, flat)
@@ -614,7 +614,6 @@ def test_a_bar_is_released_when_the_stop_holding_it_slides_away(seed, mutant, mo
     at all ("unlabelled"). Fixed, the bar is released when the closed form says."""
     from cspace import rotation, trapezoids
 
-    monkeypatch.setenv("CSPACE_CACHE", "off")
     assert _slide_release_errors(seed) == []
     if mutant == "leaning":
         monkeypatch.setattr(rotation, "_upright", lambda rings, cell, snap: rings)

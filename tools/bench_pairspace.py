@@ -1,7 +1,7 @@
 """Build time of one pair space against edge count and arc tolerance, for each kind of pair.
 
-What it measures: the wall time of ``cspace.analysis._PairBuilder(mechanism).build(a, b)``
-(a fresh builder each run, the pair-space disk cache off: ``CSPACE_CACHE=off``), which is
+What it measures: the wall time of ``cspace.analysis._PairBuilder(mechanism, None, 1).build(a, b)``
+(a fresh builder each run, no pair-space disk cache), which is
 what ``cspace.analyze`` spends per pair: flattening the arcs, the shapes or convex pieces,
 the symmetry of a turning part, the blocked space and its convex free regions. Loading the
 TOML is not timed. Each build runs in a forked child process (so a case that runs away can
@@ -78,12 +78,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-os.environ["CSPACE_CACHE"] = "off"  # before cspace reads it; the builder consults the cache on every build
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-import cspace  # noqa: E402
-from cspace.analysis import _PairBuilder  # noqa: E402
+import cspace
+from cspace.analysis import _PairBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import make_gears  # noqa: E402
@@ -337,7 +335,7 @@ class Row:
 def counts(mechanism: cspace.Mechanism, a: str, b: str) -> tuple[int, str]:
     """Edges of both parts' outlines as the pair's builder flattens them, and the rotational
     symmetry orders found of the turning parts ("-" for a part that does not turn)."""
-    builder = _PairBuilder(mechanism)
+    builder = _PairBuilder(mechanism, None, 1)
     rotating = any(c.is_angle for c in mechanism.coordinates)
     arc = mechanism.tolerance.rotation_arc if rotating else mechanism.tolerance.arc
     edges, orders = 0, []
@@ -359,7 +357,7 @@ def _child(text: str, a: str, b: str, connection) -> None:
     try:
         mechanism = cspace.loads(text)
         start = time.perf_counter()
-        space = _PairBuilder(mechanism).build(mechanism.part(a), mechanism.part(b))
+        space = _PairBuilder(mechanism, None, 1).build(mechanism.part(a), mechanism.part(b))
         seconds = time.perf_counter() - start
         connection.send((seconds, len(space.regions), sum(len(b) for b in space.blocked)))
     except BaseException as error:  # noqa: BLE001 - reported, not raised
@@ -526,7 +524,7 @@ def big_gear_pair(cap: float) -> None:
     start = time.perf_counter()
     analysis = cspace.analyze(mechanism)
     total = time.perf_counter() - start
-    print(f"  cspace.analyze, CSPACE_CACHE=off: {seconds_text(total)} "
+    print(f"  cspace.analyze, no cache: {seconds_text(total)} "
           f"(pair spaces {seconds_text(analysis.timings['pair spaces'])}), 1 run, in this process", flush=True)
 
 
@@ -585,7 +583,7 @@ def warm_up() -> None:
     for kind in KINDS.values():
         text = kind.make(max(kind.smallest, 2) if kind.name != "gears" else 12, False, TOLERANCES[0])
         mechanism = cspace.loads(text)
-        _PairBuilder(mechanism).build(*(mechanism.part(p) for p in kind.parts))
+        _PairBuilder(mechanism, None, 1).build(*(mechanism.part(p) for p in kind.parts))
 
 
 def main() -> None:
@@ -601,7 +599,7 @@ def main() -> None:
     started = time.perf_counter()
     print(f"pair-space build times -- {datetime.datetime.now().isoformat(timespec='seconds')}")
     print(f"machine: {platform.platform()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start; "
-          f"Python {platform.python_version()}, cspace {importlib.metadata.version('cspace')}; CSPACE_CACHE=off")
+          f"Python {platform.python_version()}, cspace {importlib.metadata.version('cspace')}; no cache")
     print(f"cspace: {code_provenance()}")
     print(f"time: median of {RUNS} builds (1 when the first takes over {SINGLE_RUN:g} s), each in a forked child; "
           f"a series stops after a case over {args.limit:g} s; builds are stopped at {args.cap:g} s")

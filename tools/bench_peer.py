@@ -75,8 +75,7 @@ import statistics
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,7 +86,7 @@ from feeder_n import Feeder
 from geneva_geometry import HALF, engagement_bounds, turn_and_alpha, wheel_angle
 from peer_feeder import Measurement, measure, run, steps_for
 
-from cspace import Analysis, CspaceError, Trace, analyze, cache, load, loads, trace
+from cspace import Analysis, CspaceError, Trace, analyze, cache, load, loads, parallel, trace
 from cspace.testing import OVERLAP, replay
 from cspace.constraints import ConstraintManager, LpResult
 from cspace.dynamics import Mode, SimpleDynamics
@@ -222,19 +221,8 @@ def timed(action: Callable[[], object]) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
-@contextmanager
-def disk_cache(enabled: bool) -> Iterator[None]:
-    """The pair-space disk cache left as it is (``enabled``) or switched off, for the duration."""
-    saved = os.environ.get("CSPACE_CACHE")
-    if not enabled:
-        os.environ["CSPACE_CACHE"] = "off"
-    try:
-        yield
-    finally:
-        if saved is None:
-            os.environ.pop("CSPACE_CACHE", None)
-        else:
-            os.environ["CSPACE_CACHE"] = saved
+CACHE: str | None = None  # the benchmark's own pair-space cache folder (main makes it), as the command line keeps one
+WORKERS = parallel.usable()  # as many processes as the command line uses by default
 
 
 def cspace_cold(source: Path | str, use_disk_cache: bool = False) -> tuple[Analysis, Trace]:
@@ -242,10 +230,9 @@ def cspace_cold(source: Path | str, use_disk_cache: bool = False) -> tuple[Analy
 
     Without the disk cache every pair space is computed, as in a user's first run.
     """
-    with disk_cache(use_disk_cache):
-        mechanism = load(source) if isinstance(source, Path) else loads(source)
-        analysis = analyze(mechanism)
-        return analysis, trace(analysis)
+    mechanism = load(source) if isinstance(source, Path) else loads(source)
+    analysis = analyze(mechanism, cache=CACHE if use_disk_cache else None, workers=WORKERS)
+    return analysis, trace(analysis)
 
 
 def pymunk_sweep(feeder: Feeder, iterations: int, repeats: int, reference: list[tuple[float, float]]) -> list[SweepRow]:
@@ -278,7 +265,7 @@ def headline_pairs(dt: float, iterations: int, repeats: int) -> tuple[dict[str, 
     variant and, from the cold runs, the analyze stages' times.
     """
     feeder = Feeder(3)
-    analysis = analyze(load(FIXTURE))
+    analysis = analyze(load(FIXTURE), workers=WORKERS)
     times: dict[str, list[float]] = defaultdict(list)
     stages: dict[str, list[float]] = defaultdict(list)
 
@@ -705,8 +692,7 @@ class ToleranceRow:
 
 def geneva_tolerance_row(arc: float, turns: float) -> ToleranceRow:
     """Analyze cold once, trace three times (the median), measure the run."""
-    with disk_cache(False):
-        seconds, analysis = timed(lambda: analyze(loads(geneva_text(arc))))
+    seconds, analysis = timed(lambda: analyze(loads(geneva_text(arc)), workers=WORKERS))
     regions = sum(len(p.regions) for p in analysis.pairs)
     try:
         traces = [timed(lambda: trace(analysis)) for _ in range(3)]
@@ -737,7 +723,7 @@ def geneva_matched(rows: list[GenevaSweepRow]) -> GenevaSweepRow:
 def geneva_pairs(dt: float, turns: float, iterations: int, repeats: int) -> dict[str, list[float]]:
     """cspace (cold, disk cache, pair space cached) and pymunk on the Geneva drive, alternating
     as in :func:`headline_pairs`."""
-    analysis = analyze(load(GENEVA))
+    analysis = analyze(load(GENEVA), workers=WORKERS)
     times: dict[str, list[float]] = defaultdict(list)
 
     def cold() -> None:
@@ -872,7 +858,8 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cspace-bench-cache-") as folder:
-        os.environ["CSPACE_CACHE"] = folder  # the disk cache starts empty and is the benchmark's own
+        global CACHE
+        CACHE = folder  # the disk cache starts empty and is the benchmark's own
         print_header(args.iterations, args.repeats)
         if args.only != "geneva":
             benchmark(args.repeats, args.blocks, args.iterations)

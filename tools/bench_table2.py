@@ -5,12 +5,12 @@ computes its statistics (what ``cspace stats`` reports as the runtime; interpret
 start-up and imports excluded). "cold": the pair-space disk cache off, every pair
 space computed. "cached": the pair spaces read from a disk cache a first run filled
 (a temporary one, so the user's cache is untouched). Medians of ``--runs`` runs, the
-turning pair spaces built by as many processes as ``CSPACE_WORKERS`` allows (by default
-the processors; ``CSPACE_WORKERS=1`` times one process alone). The paper's figures
+turning pair spaces built by ``--workers`` processes (by default the processors, as the
+command line does; ``--workers 1`` times one process alone). The paper's figures
 are minutes of Lisp on a 1992 workstation; issue 14's goal is each under a second cold
 on this machine.
 
-    python tools/bench_table2.py [--runs 5] [FILE ...]
+    python tools/bench_table2.py [--runs 5] [--workers N] [FILE ...]
 """
 
 from __future__ import annotations
@@ -35,15 +35,16 @@ import sys, time
 from cspace import analyze, load, trace
 from cspace.describe import statistics
 start = time.perf_counter()
-statistics(trace(analyze(load(sys.argv[1]))))
+statistics(trace(analyze(load(sys.argv[1]), cache=sys.argv[2] or None, workers=int(sys.argv[3]))))
 print(time.perf_counter() - start)
 """
 
 
-def run_once(path: Path, cache: str) -> float:
-    """Seconds of one child's load, analysis, trace and statistics with ``CSPACE_CACHE=cache``."""
-    env = {**os.environ, "CSPACE_CACHE": cache, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", CHILD, str(path)], env=env, check=True,
+def run_once(path: Path, cache: str, workers: int) -> float:
+    """Seconds of one child's load, analysis, trace and statistics with the pair-space cache in
+    the folder ``cache`` (none if empty) and ``workers`` processes."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", CHILD, str(path), cache, str(workers)], env=env, check=True,
                          capture_output=True, text=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -52,15 +53,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, default=DEFAULT)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=parallel.usable())
     args = parser.parse_args()
     print(f"{args.runs} runs each on {platform.machine()} {platform.python_implementation()} "
-          f"{platform.python_version()}, medians, {parallel.workers()} worker process(es) (CSPACE_WORKERS)")
+          f"{platform.python_version()}, medians, {args.workers} worker process(es)")
     print(f"{'mechanism':<14}{'paper':>10}{'cold s':>9}{'cached s':>10}")
     for path in args.files:
-        cold = statistics.median(run_once(path, "off") for _ in range(args.runs))
+        cold = statistics.median(run_once(path, "", args.workers) for _ in range(args.runs))
         with tempfile.TemporaryDirectory() as folder:
-            run_once(path, folder)  # fills the cache
-            cached = statistics.median(run_once(path, folder) for _ in range(args.runs))
+            run_once(path, folder, args.workers)  # fills the cache
+            cached = statistics.median(run_once(path, folder, args.workers) for _ in range(args.runs))
         minutes = PAPER_MINUTES.get(path.stem)
         paper = f"{minutes:g} min" if minutes is not None else "-"
         print(f"{path.stem:<14}{paper:>10}{cold:>9.3f}{cached:>10.3f}")
