@@ -397,7 +397,7 @@ def _animate(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     from viz.viewer import check_display, show
 
-    check_display()
+    check_display(os.environ)
     show(_traced(args.file, args.until, args), size=args.size)
     return 0
 

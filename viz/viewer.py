@@ -13,7 +13,6 @@ the caption gives each one's time.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Mapping
 
@@ -30,9 +29,9 @@ class NoDisplayError(CspaceError, RuntimeError):
     """An interactive window was asked for where there is no display to open it on."""
 
 
-def has_display(environ: Mapping[str, str] | None = None, platform: str | None = None) -> bool:
-    """Whether a window can open: always on Windows and macOS; elsewhere X11 or Wayland must be named."""
-    environ = os.environ if environ is None else environ
+def has_display(environ: Mapping[str, str], platform: str | None = None) -> bool:
+    """Whether a window can open: always on Windows and macOS; elsewhere X11 or Wayland must be
+    named in ``environ`` (the command line passes its environment: the library reads none)."""
     platform = sys.platform if platform is None else platform
     if platform.startswith(("win", "darwin")):
         return True
@@ -83,9 +82,8 @@ class Player:
 def show(trace: Trace, *, size: tuple[int, int] = (1024, 768)) -> None:
     """Open a window playing the traced path, with a play/pause button and a snapshot slider.
 
-    Raises NoDisplayError where no window can open; returns when the window is closed.
+    Returns when the window is closed (:func:`check_display` says first whether one can open).
     """
-    check_display()
     player = Player(trace, size=size, off_screen=False)
     add_controls(player)
     player.scene.plotter.show(title=f"cspace: {player.name}")
@@ -114,8 +112,8 @@ def add_controls(player: Player) -> Callable[[int], None]:
     return tick
 
 
-def check_display() -> None:
+def check_display(environ: Mapping[str, str]) -> None:
     """Raise NoDisplayError unless :func:`has_display`."""
-    if not has_display():
+    if not has_display(environ):
         raise NoDisplayError("no display available for an interactive window (neither DISPLAY nor "
                              "WAYLAND_DISPLAY is set); use `cspace animate` instead")
