@@ -28,8 +28,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import CspaceError, OutputError, WorkersError
-from .outputs import check_output, flush_stdout, open_standard_streams, printable, say, write_stdout, write_text
+from .io.outputs import check_output, flush_stdout, open_standard_streams, printable, say, write_stdout, write_text
+from .model.errors import CspaceError, OutputError, WorkersError
 
 EXIT_ENVIRONMENT = 1
 EXIT_BAD_INPUT = 2
@@ -177,7 +177,7 @@ def _time(text: str) -> float:
 
 # The picture options are checked by viz's own checks (viz.output imports no renderer).
 def _size(text: str) -> tuple[int, int]:
-    from viz.output import check_size
+    from cspace.viz.output import check_size
 
     width, _, height = text.lower().partition("x")
     if not (width.isdigit() and height.isdigit()):
@@ -191,7 +191,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _fps(text: str) -> float:
-    from viz.output import check_fps
+    from cspace.viz.output import check_fps
 
     value = _number(text)
     try:
@@ -204,7 +204,7 @@ def _fps(text: str) -> float:
 def _traced(path: str, until: float | None, options: argparse.Namespace):
     """The trace of a mechanism file: the library (numpy, scipy, shapely) is imported here,
     when a command needs it, so that ``cspace --help`` starts as fast as Python does."""
-    from .tracer import trace
+    from .tracing.tracer import trace
 
     return trace(_analyzed(path, options), until=until, progress=_progress(options))
 
@@ -223,7 +223,7 @@ def _memory(text: str) -> float:
     """Bytes of a --max-memory: a size, or none (no bound)."""
     if text.strip().lower() == "none":
         return float("inf")
-    from .budget import parse_size
+    from .spaces.budget import parse_size
 
     try:
         return parse_size(text)
@@ -244,7 +244,7 @@ def cache_folder() -> Path | None:
 
 def workers() -> int:
     """How many processes build pair spaces: ``CSPACE_WORKERS``, else the usable processors."""
-    from .parallel import usable
+    from .spaces.parallel import usable
 
     setting = os.environ.get("CSPACE_WORKERS", "").strip()
     if not setting:
@@ -282,10 +282,10 @@ def _progress(options: argparse.Namespace) -> bool:
 
 def _analyzed(path: str, options: argparse.Namespace):
     """The analysis of a mechanism file, saying on standard error where a part drawn
-    touching was moved to start (:mod:`cspace.start`)."""
-    from .analysis import analyze
-    from .budget import laptop_bound
-    from .loader import load
+    touching was moved to start (:mod:`cspace.tracing.start`)."""
+    from .io.loader import load
+    from .spaces.budget import laptop_bound
+    from .tracing.analysis import analyze
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
     analysis = analyze(load(path), cache=cache_folder(), workers=workers(), max_memory=bound,
@@ -296,7 +296,7 @@ def _analyzed(path: str, options: argparse.Namespace):
 
 
 def _trace(args: argparse.Namespace) -> int:
-    from .describe import describe, path_csv, path_json, region_table, statistics, statistics_table, to_json
+    from .report.describe import describe, path_csv, path_json, region_table, statistics, statistics_table, to_json
 
     if args.path is not None:
         check_output(args.path, (".csv", ".json"), field="--path")
@@ -327,7 +327,7 @@ def _trace(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from .describe import statistics, statistics_columns
+    from .report.describe import statistics, statistics_columns
 
     columns: list[tuple[str, dict]] = []
     for path in args.files:
@@ -362,7 +362,7 @@ def _column_names(names: list[str], paths: list[str]) -> list[str]:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .tracer import trace
+    from .tracing.tracer import trace
 
     analysis = _analyzed(args.file, args)
     mechanism = analysis.mechanism
@@ -378,13 +378,13 @@ def _check(args: argparse.Namespace) -> int:
 # The rendering commands below import viz (pyvista, matplotlib) in their handlers: the library never imports it.
 def _animate(args: argparse.Namespace) -> int:
     if args.output.lower().endswith(".html"):  # the browser viewer: --size is the drawing's, --fps and --view unused
-        from viz.web import check_page, write_html
+        from cspace.viz.web import check_page, write_html
 
         check_page(args.output, size=args.size, field="-o")
         samples = write_html(_traced(args.file, args.until, args), args.output, size=args.size)
         write_stdout(f"{printable(args.output)}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}\n")
         return 0
-    from viz.animation import animate, check_animation
+    from cspace.viz.animation import animate, check_animation
 
     check_animation(args.output, size=args.size, fps=args.fps, field="-o")
     result = _traced(args.file, args.until, args)
@@ -395,7 +395,7 @@ def _animate(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from viz.viewer import check_display, show
+    from cspace.viz.viewer import check_display, show
 
     check_display(os.environ)
     show(_traced(args.file, args.until, args), size=args.size)
@@ -403,10 +403,10 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _plot_pair(args: argparse.Namespace) -> int:
-    from viz.output import check_output
-    from viz.pair_plot import FORMATS, find_pair, plot_pair
+    from cspace.viz.output import check_output
+    from cspace.viz.pair_plot import FORMATS, find_pair, plot_pair
 
-    from .tracer import trace
+    from .tracing.tracer import trace
 
     check_output(args.output, FORMATS, field="-o")
     analysis = _analyzed(args.file, args)
@@ -417,7 +417,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
 
 
 def _regions(args: argparse.Namespace) -> int:
-    from viz.region_table import html_region_table, markdown_region_table
+    from cspace.viz.region_table import html_region_table, markdown_region_table
 
     result = _traced(args.file, args.until, args)
     write_stdout(html_region_table(result) if args.format == "html" else markdown_region_table(result))

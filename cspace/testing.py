@@ -23,12 +23,12 @@ from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from .checks import overlap_depth
-from .geometry import Line, Profile
-from .layers import z_offset
-from .model import LINKAGE, Mechanism
-from .tolerance import NOISE
-from .trace import Trace
+from .model.checks import overlap_depth
+from .model.geometry import Line, Profile
+from .model.mechanism import LINKAGE, Mechanism
+from .model.tolerance import NOISE
+from .spaces.layers import z_offset
+from .tracing.trace import Trace
 
 FINE = 1e-3  # oracle arc sampling, as a fraction of the arc tolerance
 
@@ -363,7 +363,7 @@ def assert_traces_equal(first: Trace, second: Trace, digits: int | None = None) 
     """Raise AssertionError unless two traces give byte-identical reports, or, with
     ``digits``, reports that differ in no number's first ``digits`` significant digits
     (two ways of computing the same products, dense and sparse, round differently)."""
-    from .describe import describe, path_csv, region_table, to_json
+    from .report.describe import describe, path_csv, region_table, to_json
 
     for report in (describe, to_json, path_csv, region_table):
         a, b = report(first).splitlines(), report(second).splitlines()

@@ -13,25 +13,25 @@ never from viz.web's internals. The records shown are compared with ``describe``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import doctest
 import io
 import os
 import re
 import shutil
+from collections.abc import Sequence
 
+import cspace.viz.web
 import numpy as np
 import pytest
+from cspace.viz.colors import part_colors
+from cspace.viz.snapshots import part_poses
+from cspace.viz.web import html_page, write_html
 from PIL import Image
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-import viz.web
 from cspace import describe
 from cspace.cli import main
-from viz.colors import part_colors
-from viz.snapshots import part_poses
-from viz.web import html_page, write_html
 
 from .common import ROOT, fixture_path, traced
 
@@ -360,5 +360,5 @@ def test_the_gallery_page_opens(browser):
 
 def test_doctests(monkeypatch):
     monkeypatch.chdir(ROOT)
-    result = doctest.testmod(viz.web)
+    result = doctest.testmod(cspace.viz.web)
     assert result.attempted > 0 and result.failed == 0

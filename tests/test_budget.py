@@ -1,4 +1,4 @@
-"""Memory bounds before the work: the estimate (cspace.budget) against measured peaks, the
+"""Memory bounds before the work: the estimate (cspace.spaces.budget) against measured peaks, the
 refusal over --max-memory, progress, and the sweep's batches that keep a turning pair's memory
 bounded."""
 
@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import cspace.analysis as analysis_module
-import cspace.rotation
-from cspace import analyze, budget, load
+import cspace.spaces.rotation
+import cspace.tracing.analysis as analysis_module
+from cspace import analyze, load
 from cspace.cli import main
-from cspace.errors import BudgetError
+from cspace.model.errors import BudgetError
+from cspace.spaces import budget
 
 from .common import ROOT, fixture_path, tool
 
@@ -33,7 +34,7 @@ def test_a_sweep_solved_in_small_batches_builds_the_same_space(monkeypatch, name
     hundred placements, the (theta, x) cam and the (theta1, theta2) Geneva pair spaces are
     bit-identical to those solved whole."""
     whole = _spaces(name)
-    monkeypatch.setattr(cspace.rotation, "BATCH", 3000)
+    monkeypatch.setattr(cspace.spaces.rotation, "BATCH", 3000)
     assert _spaces(name) == whole
 
 

@@ -18,15 +18,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cspace import analysis as analysis_module
-from cspace import analyze, cache, describe, load, path_csv, to_json, trace
+from cspace import analyze, describe, load, path_csv, to_json, trace
 from cspace.cli import main
+from cspace.model.tolerance import Tolerance
+from cspace.spaces import cache
 from cspace.testing import assert_traces_equal
-from cspace.tolerance import Tolerance
+from cspace.tracing import analysis as analysis_module
 
 from .common import fixture_path
 from .support.oracles import cached_and_uncached
-
 
 FOLDER: Path | None = None  # the cache folder this module's analyses use (None: none), set by _use
 
@@ -108,8 +108,8 @@ def test_no_cache_unless_asked(monkeypatch, tmp_path, capsys):
 
 
 def test_parts_differing_only_in_fine_geometry_get_different_keys():
-    from cspace.cache import key
-    from cspace.geometry import Profile
+    from cspace.model.geometry import Profile
+    from cspace.spaces.cache import key
 
     mechanism = load(fixture_path("pusher"))
     block = mechanism.part("a")
@@ -609,11 +609,13 @@ def test_a_folder_in_place_of_an_entry_is_left_alone(monkeypatch, tmp_path, capl
 
 
 def test_the_key_covers_every_module_of_cspace():
-    """The builder lives in analysis.py and the model in model.py: both are in the code hash."""
+    """The builders, the kernels and the model live in layers of their own: every module of
+    every layer is in the code hash (the rendering, which builds nothing, is not)."""
     import cspace
 
     package = Path(cspace.__file__).parent
-    names = sorted(p.name for p in package.glob("*.py"))
-    assert {"analysis.py", "model.py", "pairspace.py", "minkowski.py", "decompose.py"} <= set(names)
+    names = sorted(str(p.relative_to(package)) for p in package.rglob("*.py") if "viz" not in p.parts)
+    assert {"tracing/analysis.py", "model/mechanism.py", "spaces/pairspace.py", "kernels/minkowski.py",
+            "kernels/decompose.py", "spaces/rotation.py"} <= set(names)
     expected = hashlib.sha256(b"".join(n.encode() + b"\0" + (package / n).read_bytes() for n in names)).hexdigest()
     assert cache._CODE == expected

@@ -126,7 +126,7 @@ def test_a_count_of_thousands_of_digits_is_reported_in_scientific_notation(monke
     import json
 
     from cspace import analyze, load, trace
-    from cspace.describe import statistics, statistics_table, to_json
+    from cspace.report.describe import statistics, statistics_table, to_json
 
     result = trace(analyze(load(FEEDER)), until=1.0)
     result.stats.potential_regions = 7 * 10 ** 5000
@@ -139,7 +139,7 @@ def test_a_count_of_thousands_of_digits_is_reported_in_scientific_notation(monke
 def test_stats_of_several_mechanisms_side_by_side(capsys):
     """One column per mechanism, each holding what its own trace's statistics say."""
     from cspace import analyze, load, trace
-    from cspace.describe import statistics
+    from cspace.report.describe import statistics
 
     lever = str(fixture_path("lever"))
     status, out, err = run(["stats", FEEDER, lever, "--until", "3"], capsys)
@@ -210,9 +210,9 @@ def _unwritable(tmp_path, case: str) -> tuple[str, str]:
 def test_an_output_that_cannot_be_written_is_refused_before_the_work(case, tmp_path, capsys, monkeypatch):
     """Found after the whole trace, these were tracebacks; a link carried the write to a
     file of another kind. Now one line, exit 2, and the trace is never run."""
-    import cspace.tracer
+    import cspace.tracing.tracer
 
-    monkeypatch.setattr(cspace.tracer, "trace", lambda *a, **k: pytest.fail("traced before checking the output"))
+    monkeypatch.setattr(cspace.tracing.tracer, "trace", lambda *a, **k: pytest.fail("traced before checking the output"))
     path, message = _unwritable(tmp_path, case)
     status, out, err = run(["trace", FEEDER, "--path", path], capsys)
     assert status == 2 and out == "" and err.count("\n") == 1 and message in err
@@ -232,13 +232,13 @@ def test_the_runtime_row_counts_the_reports_it_comes_with(capsys, monkeypatch):
     least 0.3 s shows in it."""
     import time as clock
 
-    from cspace.describe import statistics as real
+    from cspace.report.describe import statistics as real
 
     def slow(result):
         clock.sleep(0.3)
         return real(result)
 
-    monkeypatch.setattr(importlib.import_module("cspace.describe"), "statistics", slow)
+    monkeypatch.setattr(importlib.import_module("cspace.report.describe"), "statistics", slow)
     status, out, _ = run(["trace", FEEDER, "--stats", "--until", "1"], capsys)
     runtime = float(next(line for line in out.splitlines() if line.startswith("runtime")).split()[-1])
     assert status == 0 and runtime >= 0.3
@@ -252,7 +252,7 @@ def test_the_command_line_starts_without_the_library():
             "assert not heavy, heavy\n"
             "import cspace\n"
             "assert callable(cspace.trace) and callable(cspace.describe) and cspace.Trace.__name__ == 'Trace'\n"
-            "import cspace.trace, cspace.describe\n"
+            "import cspace.tracing.trace, cspace.report.describe\n"
             "assert callable(cspace.trace) and callable(cspace.describe)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from cspace.constraints import ConstraintManager
+from cspace.kernels.constraints import ConstraintManager
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def test_many_rows_keep_the_same_essential_ones_warm_started(seed, monkeypatch):
     """Past WARM_ROWS rows the programs share one model and start from the last basis; the
     rows kept are those of one program each. Tangent planes of a sphere (all essential),
     the same planes pushed out (implied), a pair pinning one variable, and duplicates."""
-    import cspace.constraints as constraints
+    import cspace.kernels.constraints as constraints
 
     rng = np.random.default_rng(seed)
     normals = rng.normal(size=(80, 4))
@@ -192,7 +192,7 @@ def test_rows_settled_by_shortest_paths_are_those_the_programs_keep(seed, manage
 def test_differences_give_the_programs_bounds_and_equalities(seed, manager):
     """The shortest paths' bounds on each variable and implicit equalities against one
     program per variable and per row (scipy's solver)."""
-    from cspace.differences import DifferenceGraph
+    from cspace.kernels.differences import DifferenceGraph
 
     rng = np.random.default_rng(seed)
     G, h, point = _difference_system(rng, 6)
@@ -213,7 +213,7 @@ def test_implied_bounds_hold_every_point_and_are_exact_on_chains(seed, manager):
     """Interval propagation (no program) against the programs' own bounds: never tighter on
     random systems with rows of one to four terms, and equal on a chain of differences
     (blocks stacked on a floor under a lid), the structure of a mechanism's regions."""
-    from cspace.constraints import implied_bounds
+    from cspace.kernels.constraints import implied_bounds
 
     rng = np.random.default_rng(seed)
     n = 6

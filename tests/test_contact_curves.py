@@ -1,4 +1,4 @@
-"""Pieces of cspace.contact_curves against plain reference versions."""
+"""Pieces of cspace.kernels.contact_curves against plain reference versions."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 import shapely
 from shapely.geometry import Point
 
-from cspace import contact_curves
-from cspace.contact_curves import _candidates, _pairs, translation_intervals
+from cspace.kernels import contact_curves
+from cspace.kernels.contact_curves import _candidates, _pairs, translation_intervals
 
 from .test_rotation import _random_polygon, _rectilinear, _shape
 

@@ -14,8 +14,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cspace import decompose
-from cspace.decompose import decompose_plane
+from cspace.kernels import decompose
+from cspace.kernels.decompose import decompose_plane
 
 Q = Fraction
 Point = tuple[Fraction, Fraction]

@@ -1,4 +1,4 @@
-"""Profiles from DXF drawings (cspace.dxf): the cam plate of fixtures/dxf-cam.toml against the
+"""Profiles from DXF drawings (cspace.io.dxf): the cam plate of fixtures/dxf-cam.toml against the
 numbers its generator drew it with (tools/make_dxf_cam.py) and against ezdxf's own reading,
 its trace against the closed form, units, mirrored entities, and every error."""
 
@@ -13,9 +13,9 @@ import shapely
 from ezdxf.math import bulge_to_arc
 
 from cspace import analyze, load, loads, trace
-from cspace.dxf import MM_PER_UNIT, layer_profiles, mm_per_unit, read_profiles
-from cspace.errors import DxfError, ModelError
-from cspace.geometry import Arc, Line, region_of
+from cspace.io.dxf import MM_PER_UNIT, layer_profiles, mm_per_unit, read_profiles
+from cspace.model.errors import DxfError, ModelError
+from cspace.model.geometry import Arc, Line, region_of
 from cspace.testing import replay
 
 from .common import ROOT, fixture_path, tool, traced
@@ -242,7 +242,7 @@ def square(msp, gap: float, size: float, layer: str = "sq"):
 
 @pytest.mark.parametrize("size", [10.0, 1e-3, 1e4])
 def test_ends_join_within_the_length_tolerance_of_the_drawings_size(size):
-    """The tolerance is 1e-7 of the drawing's longer side (cspace.tolerance's length factor): a
+    """The tolerance is 1e-7 of the drawing's longer side (cspace.model.tolerance's length factor): a
     gap of a tenth of it joins (snapped: the profile closes exactly), ten times it is open, at
     any scale."""
     tolerance = 1e-7 * size

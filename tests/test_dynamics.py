@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cspace.constraints import ConstraintManager
-from cspace.dynamics import EXTERNAL, INPUT, SimpleDynamics
-from cspace.regions import MechanismRegion
+from cspace.kernels.constraints import ConstraintManager
+from cspace.tracing.dynamics import EXTERNAL, INPUT, SimpleDynamics
+from cspace.tracing.regions import MechanismRegion
 
 
 def region(rows: list[list[float]]) -> MechanismRegion:

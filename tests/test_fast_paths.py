@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from cspace import analyze, layout, load, loads, regions, trace, tracer
-from cspace.dynamics import SimpleDynamics
+from cspace import analyze, load, loads, trace
 from cspace.testing import assert_traces_equal
+from cspace.tracing import layout, regions, tracer
+from cspace.tracing.dynamics import SimpleDynamics
 
 from .common import FIXTURES, fixture_path
 from .support.fuzz import SeededDraw, mechanism

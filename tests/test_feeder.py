@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from cspace.constraints import ConstraintManager
-from cspace.describe import describe, path_rows
-from cspace.tracer import Tracer
+from cspace.kernels.constraints import ConstraintManager
+from cspace.report.describe import describe, path_rows
+from cspace.tracing.tracer import Tracer
 
 from .common import traced
 

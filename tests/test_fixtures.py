@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from cspace.describe import path_rows
+from cspace.report.describe import path_rows
 
 from .common import FIXTURES, traced
 
@@ -132,8 +132,8 @@ def test_spring_crank_turns_the_free_crank_until_the_piston_meets_the_stop(monke
     the crank follows the crank-slider's closed form to where it puts the piston there. This
     is the path a motion takes cell by cell (Tracer.follow_cells, Mode.velocity_at)."""
     from cspace import analyze, load, trace
-    from cspace.dynamics import Mode
-    from cspace.tracer import Tracer
+    from cspace.tracing.dynamics import Mode
+    from cspace.tracing.tracer import Tracer
 
     from .common import fixture_path
 

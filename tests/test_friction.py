@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from cspace import analyze, load, trace
-from cspace.loader import loads
+from cspace.io.loader import loads
 from cspace.testing import SLIP, Scene, replay
 
 from .common import fixture_path
@@ -231,15 +231,15 @@ def test_a_corner_of_sticky_faces_grips():
 def test_the_replay_finds_gripped_parts_slipping(monkeypatch):
     """The oracle is independent of the friction code: with the grips switched off the
     plate slides under the sticky block, and every sample while they touch is a slip."""
-    import cspace.friction
+    import cspace.tracing.friction
 
-    real = cspace.friction.Friction.__init__
+    real = cspace.tracing.friction.Friction.__init__
 
     def without_friction(self, mechanism):
         real(self, mechanism)
         self.any = False
 
-    monkeypatch.setattr(cspace.friction.Friction, "__init__", without_friction)
+    monkeypatch.setattr(cspace.tracing.friction.Friction, "__init__", without_friction)
     violations = replay(_traced(CONVEYOR))
     assert violations and {v.kind for v in violations} == {SLIP}
     assert violations[0].parts == ("plate", "block")
@@ -277,7 +277,7 @@ def test_the_shoe_brake_stops_its_drum_when_a_shoe_touches_it():
 def test_statistics_count_friction_as_dynamics_and_simultaneous_inputs_apart():
     """Table 2's rows for the shoe brake read as the paper's: friction among the dynamics,
     two input motions (the drum's and the lever's, one [[inputs]] entry on one clock)."""
-    from cspace.describe import statistics
+    from cspace.report.describe import statistics
 
     stats = statistics(trace(analyze(load(fixture_path("shoe-brake")))))
     assert stats["dynamics"] == "friction, spring"
@@ -400,7 +400,7 @@ def test_the_replay_finds_a_slip_across_a_corner_under_the_corner_rule(monkeypat
     """The oracle sees the class: under the old rule (a contact grips only if every face it
     names is sticky) the slider slides across the corner onto the patch, and the replay
     reports the slip of its sticky bottom on the sticky patch at every sample there."""
-    from cspace.friction import Friction, faces_of
+    from cspace.tracing.friction import Friction, faces_of
 
     def corner_rule(self, contact):
         return faces_of(contact.faces_a) <= self.parts[contact.part_a].sticky and \
@@ -503,7 +503,7 @@ def test_a_flush_sticky_contact_that_begins_during_the_motion_stops_it_there(tab
 def test_a_linkage_sliding_sticky_faces_onto_each_other_inside_a_region_is_refused_in_one_line():
     """The feeder's piston (sticky) driven by the crank onto a sticky stretch of the table at
     x < 5: the crank-slider's curved motion is not cut where the grip would begin."""
-    from cspace.errors import TraceError
+    from cspace.model.errors import TraceError
 
     text = open(fixture_path("feeder")).read().replace(
         '{ name = "table", rect = [-10, -3, 60, -1] },',
@@ -520,7 +520,7 @@ def test_the_sticky_feeder_holds_its_piston_as_the_paper_says():
     the piston stays at x_p = 10 and the crank tied to it cannot turn: the input is blocked
     at t = 0, nothing having moved. The grip is one row, on x_p alone; the smooth feeder
     (fixtures/feeder.toml) moves its piston at once."""
-    from cspace.friction import Friction
+    from cspace.tracing.friction import Friction
 
     analysis = analyze(load(fixture_path("feeder-sticky")))
     mechanism = analysis.mechanism
@@ -552,8 +552,8 @@ def test_the_fuzz_family_of_sticky_patches_fails_under_the_corner_rule(monkeypat
     """The family's closed form sees the class: with the old rule (a contact grips only if
     every face it names is sticky, nothing found inside a region) most seeds are refused
     (a patch "never touches" the slider) or slide past where they must stop."""
-    from cspace.errors import CspaceError
-    from cspace.friction import Friction, faces_of
+    from cspace.model.errors import CspaceError
+    from cspace.tracing.friction import Friction, faces_of
 
     from .support.fuzz import SeededDraw, closed_form_errors, generate
 

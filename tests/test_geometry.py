@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from shapely.geometry import Point, Polygon
 
-from cspace.errors import GeometryError
-from cspace.geometry import Arc, Line, Profile, check_profile, orient
+from cspace.model.errors import GeometryError
+from cspace.model.geometry import Arc, Line, Profile, check_profile, orient
 
 
 @pytest.mark.parametrize("radius, tolerance", [(3.5, 1e-2), (0.3, 1e-4), (50.0, 1e-3)])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cspace import TraceError, analyze, load, loads, trace
-from cspace.tracer import Tracer, _Followed
+from cspace.tracing.tracer import Tracer, _Followed
 
 from .common import fixture_path
 

@@ -1,4 +1,4 @@
-"""Parts that shift along z (cspace.layers): a spring-loaded pin sliding under a plate
+"""Parts that shift along z (cspace.spaces.layers): a spring-loaded pin sliding under a plate
 pops into a hole as soon as it is wholly under it, then the hole's wall stops it; the
 generated pins of tests.support.fuzz do the same against their closed forms.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import cspace.regions
+import cspace.tracing.regions
 from cspace import analyze, loads, trace
 from cspace.testing import HELD_BY_NOTHING, replay
 
@@ -73,7 +73,7 @@ def test_replay_sees_the_pin_held_by_nothing_when_steps_miss_the_hole(monkeypatc
     """The oracle covers the class: if a step along a band's end did not end where the z
     faces stop touching, the pin would slide over the hole with its spring pushing it up;
     the replay, probing the real shapes carried by the shift, finds it held by nothing."""
-    monkeypatch.setattr(cspace.regions.RegionDiagram, "z_change", lambda self, key, q, v, horizon: horizon)
+    monkeypatch.setattr(cspace.tracing.regions.RegionDiagram, "z_change", lambda self, key, q, v, horizon: horizon)
     result = trace(analyze(loads(PIN)))
     found = {(v.kind, v.parts) for v in replay(result)}
     assert (HELD_BY_NOTHING, ("pin",)) in found

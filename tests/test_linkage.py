@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
-import cspace.linkage
+import cspace.spaces.linkage
 from cspace import analyze, load, loads, trace
-from cspace.describe import describe, path_rows
-from cspace.errors import LinkageError
-from cspace.linkage import solve_linkage
+from cspace.model.errors import LinkageError
+from cspace.report.describe import describe, path_rows
+from cspace.spaces.linkage import solve_linkage
 
 from .common import fixture_path, traced
 from .support.fuzz import CrankSlider, SeededDraw, closed_form_errors, generate
@@ -178,10 +178,10 @@ def test_a_start_between_table_nodes_is_the_files():
 
 def test_a_table_that_cannot_meet_the_tolerance_is_refused(monkeypatch):
     """Past the most entries a table may have, the linkage is refused with the error reached."""
-    monkeypatch.setattr(cspace.linkage, "MAX_TABLE", 40)
+    monkeypatch.setattr(cspace.spaces.linkage, "MAX_TABLE", 40)
     mechanism = load(fixture_path("feeder"))
     with pytest.raises(LinkageError) as raised:
-        cspace.linkage.solve_linkage(mechanism, replace(mechanism.linkages[0], table_size=4))
+        cspace.spaces.linkage.solve_linkage(mechanism, replace(mechanism.linkages[0], table_size=4))
     message = str(raised.value)
     assert "linkage 'crank-slider'" in message and "table" in message and "between 40 table entries" in message
     assert "\n" not in message

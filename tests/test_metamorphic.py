@@ -13,7 +13,7 @@ import json
 import pytest
 
 from cspace import analyze, describe, load, loads, to_json, trace
-from cspace.holes import unmet_holes_filled
+from cspace.spaces.holes import unmet_holes_filled
 
 from .common import FIXTURES, fixture_path, traced
 from .support.fuzz import SeededDraw, drawn_touching, generate, metamorphic_errors, unreachable

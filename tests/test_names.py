@@ -1,4 +1,4 @@
-"""Names from a file shown on a terminal or in a table (cspace.outputs.printable, markdown_cell).
+"""Names from a file shown on a terminal or in a table (cspace.io.outputs.printable, markdown_cell).
 
 A mechanism's or an input's name is any text of the file: a ``|`` in it broke
 ``cspace stats --format md``; a newline, NUL or ESC broke the text table and reached the
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from cspace import ModelError, loads
 from cspace.cli import main
-from cspace.outputs import markdown_cell, printable
+from cspace.io.outputs import markdown_cell, printable
 
 from .common import fixture_path
 

@@ -19,17 +19,19 @@ import math
 import numpy as np
 import pytest
 import shapely
+from cspace.viz.mesh import part_mesh
 from shapely import affinity
 from shapely.geometry import Polygon, box
 
-from cspace import analyze, contact_curves, geometry, loads, minkowski, trace
-from cspace.analysis import GRID_ROUNDING
-from cspace.contact_curves import Shape, place, rotation_intervals
-from cspace.errors import GeometryError
-from cspace.geometry import Profile, nesting_depths, region_of
-from cspace.model import Part, Slice
+from cspace import analyze, loads, trace
+from cspace.kernels import contact_curves, minkowski
+from cspace.kernels.contact_curves import Shape, place, rotation_intervals
+from cspace.model import geometry
+from cspace.model.errors import GeometryError
+from cspace.model.geometry import Profile, nesting_depths, region_of
+from cspace.model.mechanism import Part, Slice
 from cspace.testing import OVERLAP, material, replay
-from viz.mesh import part_mesh
+from cspace.tracing.analysis import GRID_ROUNDING
 
 from .support.fuzz import SeededDraw, closed_form_errors, generate
 from .test_rotation import _agree, _blocked, _random_polygon
@@ -252,7 +254,7 @@ direction = -1
 def test_a_hole_open_to_the_outside_is_not_filled():
     """A notch drawn as a hole touching the plate's top (it holds nothing at the start, but
     it is open): the block falls into it, to its floor at y = -4 (yb = -5). Holes no part
-    can enter are filled before pair spaces are built (cspace.holes); this one was, and
+    can enter are filled before pair spaces are built (cspace.spaces.holes); this one was, and
     the block stopped on the plate's top (yb = -1), as it did over the open well above."""
     result = trace(analyze(loads(NOTCH)))
     assert final(result, "yb") == pytest.approx(-5.0, abs=result.mechanism.tolerance.length)

@@ -1,4 +1,4 @@
-"""Notebook views (cspace.notebook, through ``_repr_html_``): they are well-formed HTML and
+"""Notebook views (cspace.viz.notebook, through ``_repr_html_``): they are well-formed HTML and
 hold what they say they hold, checked against the library's own reports (describe's
 records, the statistics) and the mechanism file."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import pytest
+from cspace.viz.web import html_page
 
 from cspace import analyze, load, trace
-from cspace.describe import describe, statistics
-from viz.web import html_page
+from cspace.report.describe import describe, statistics
 
 from .common import fixture_path
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import math
+from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -13,7 +12,7 @@ from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 
 from cspace import analyze, load, loads
-from cspace.geometry import Arc, region_of
+from cspace.model.geometry import Arc, region_of
 
 from .common import FIXTURES, fixture_path
 
@@ -228,7 +227,7 @@ def test_sums_of_nearly_parallel_pieces_are_convex():
     repeated vertex, the decomposition then took blocked space for free). Every sum must be a
     simple convex polygon within two grid steps of the exact sum (the hull of every difference
     of the pieces' vertices; pyclipper drops a vertex convex by less than a step)."""
-    from cspace.minkowski import ConvexPiece, minkowski_difference
+    from cspace.kernels.minkowski import ConvexPiece, minkowski_difference
 
     c, s = math.cos(math.pi / 6), 0.5
     rng = np.random.default_rng(3)
@@ -263,8 +262,8 @@ def test_parts_left_out_of_the_pairs_never_come_near(seed):
     from shapely import affinity
     from shapely.geometry import box as rectangle
 
-    from cspace.loader import loads
-    from cspace.pairs import NEAR, interacting_pairs
+    from cspace.io.loader import loads
+    from cspace.spaces.pairs import NEAR, interacting_pairs
 
     rng = random.Random(seed)
 
@@ -312,8 +311,8 @@ def test_a_block_just_inside_a_turning_bars_reach_is_paired_and_just_outside_is_
     sqrt(16.25). A fixed block placed that far out along the diagonal, plus or minus 0.05."""
     import math
 
-    from cspace.loader import loads
-    from cspace.pairs import interacting_pairs
+    from cspace.io.loader import loads
+    from cspace.spaces.pairs import interacting_pairs
 
     corner = (math.sqrt(16.25) + offset) / math.sqrt(2)
     text = ('[[parts]]\nname = "bar"\nmotion = "fixed-axes"\ncoordinates = [{ name = "t", pivot = [0, 0] }]\n'
@@ -328,7 +327,7 @@ def test_scanning_the_boxes_finds_what_the_r_tree_finds(name, monkeypatch):
     """Regions at a point and regions meeting a box, by scanning every box (a space of up to
     SCAN_LIMIT regions) and from the R-tree: the same, at region corners and edges (on box
     sides) and at random."""
-    from cspace import pairspace
+    from cspace.spaces import pairspace
     rng = np.random.default_rng(11)
     for pair in analyze(load(fixture_path(name))).pairs:
         d = pair.dimension

@@ -1,4 +1,4 @@
-"""Pair spaces built in forked workers (cspace.parallel) are the ones built here."""
+"""Pair spaces built in forked workers (cspace.spaces.parallel) are the ones built here."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from cspace import analyze, load, parallel
-from cspace.analysis import _PairBuilder
+from cspace import WorkersError, analyze, load
 from cspace.cli import main
-from cspace import WorkersError
+from cspace.spaces import parallel
+from cspace.tracing.analysis import _PairBuilder
 
 from .common import fixture_path
 

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from shapely import affinity
 from shapely.geometry import Polygon
 
-from cspace import analyze, loads, pairspace, trace
+from cspace import analyze, loads, trace
+from cspace.spaces import pairspace
 from cspace.testing import HELD_BY_NOTHING, Scene, assert_traces_equal, replay
 
 from .support.fuzz import (

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cspace import analyze, load, pairspace, trace
-from cspace.checks import overlap_depth
+from cspace import analyze, load, trace
+from cspace.model.checks import overlap_depth
+from cspace.spaces import pairspace
 from cspace.testing import HELD_BY_NOTHING, OVERLAP, replay
 
 from .common import FIXTURES, fixture_path, traced

@@ -15,8 +15,8 @@ from shapely import affinity
 from shapely.geometry import Polygon, box
 
 from cspace import ModelError, TraceError, analyze, describe, load, loads, trace
-from cspace.checks import overlap_depth
-from cspace.contact_curves import Shape, place, rotation_intervals, translation_intervals
+from cspace.kernels.contact_curves import Shape, place, rotation_intervals, translation_intervals
+from cspace.model.checks import overlap_depth
 from cspace.testing import Scene, replay
 
 from .common import fixture_path, traced
@@ -248,8 +248,8 @@ def test_arcs_made_again_lie_on_the_drawn_profiles(name, arc):
     (shapely, arcs sampled within 1e-9 of the size): its centre and radius are the arc's
     own, its ends where the profile runs. The gears at arc 1e-6 flatten each flank's five
     arcs, all one face, into 8 facets or more, so they are made arcs too."""
-    from cspace.analysis import _PairBuilder
-    from cspace.geometry import region_of
+    from cspace.model.geometry import region_of
+    from cspace.tracing.analysis import _PairBuilder
 
     text = fixture_path(name).read_text()
     mechanism = loads(text + f"\n[tolerance]\narc = {arc}\n" if arc else text)
@@ -278,7 +278,7 @@ def test_arcs_made_again_lie_on_the_drawn_profiles(name, arc):
 def test_flattened_arcs_are_made_arcs_again():
     """The Geneva crank's pin (a circle) becomes four quarter arcs about its centre and its
     locking disk's rim quarter arcs about the pivot; every arc's ends lie on its circle."""
-    from cspace.analysis import _PairBuilder
+    from cspace.tracing.analysis import _PairBuilder
     mechanism = load(fixture_path("geneva"))
     builder = _PairBuilder(mechanism, None, 1)
     crank = mechanism.part("crank")
@@ -612,7 +612,8 @@ def test_a_bar_is_released_when_the_stop_holding_it_slides_away(seed, mutant, mo
     upright, the wall is cut where the contact ends; its piece along the contact went
     unlabelled where the cut stood beside the floor it replaced, and the bar could not move
     at all ("unlabelled"). Fixed, the bar is released when the closed form says."""
-    from cspace import rotation, trapezoids
+    from cspace.kernels import trapezoids
+    from cspace.spaces import rotation
 
     assert _slide_release_errors(seed) == []
     if mutant == "leaning":

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cspace import ModelError, analyze, load, loads, trace
-from cspace.describe import describe, path_rows
-from cspace.layout import Stop
+from cspace.model.tolerance import MIN_SIZE, RESOLUTION
+from cspace.report.describe import describe, path_rows
 from cspace.testing import replay
-from cspace.tolerance import MIN_SIZE, RESOLUTION
+from cspace.tracing.layout import Stop
 
 from .common import FIXTURES, fixture_path
 from .support.fuzz import mechanism, moved

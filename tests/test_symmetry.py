@@ -1,4 +1,4 @@
-"""Rotational symmetry of parts about their pivots (cspace.symmetry.order), against shapes
+"""Rotational symmetry of parts about their pivots (cspace.kernels.symmetry.order), against shapes
 whose order is known by construction."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import math
 import pytest
 from shapely.geometry import Point, box
 
-from cspace.geometry import Line, Profile, region_of
-from cspace.loader import load
-from cspace.symmetry import MOST, drawn_order, order
+from cspace.io.loader import load
+from cspace.kernels.symmetry import MOST, drawn_order, order
+from cspace.model.geometry import Line, Profile, region_of
 
 from .common import fixture_path
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import cspace.layers
+import cspace.spaces.layers
 from cspace import analyze, load, loads, trace
 from cspace.testing import overlaps, replay
 
@@ -119,7 +119,7 @@ def test_replay_sees_gears_pass_through_when_the_bands_ignore_the_shift(monkeypa
     planar space from the parts where they are drawn), second speed turns the input
     through the cluster's teeth, and the replay, which carries slices by the shift on the
     real shapes, reports the overlap."""
-    monkeypatch.setattr(cspace.layers, "carried", lambda part, r, shift: replace(
+    monkeypatch.setattr(cspace.spaces.layers, "carried", lambda part, r, shift: replace(
         part, coordinates=tuple(c for c in part.coordinates if shift is None or c != shift.name)))
     result = trace(analyze(load(fixture_path("transmission"))))
     kinds = {(v.kind, v.parts) for v in replay(result)}

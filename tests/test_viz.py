@@ -22,23 +22,34 @@ import numpy as np
 import pytest
 import pyvista
 import shapely
-from PIL import Image, ImageSequence
+from cspace.viz.animation import animate
+from cspace.viz.colors import part_colors
+from cspace.viz.mesh import mechanism_meshes, part_mesh, posed
+from cspace.viz.pair_plot import (
+    BLOCKED,
+    OUTLINE,
+    PATH,
+    SEAM,
+    TURNING_BOUNDARY,
+    _clear_corner,
+    _clearance,
+    _note,
+    _wrapped,
+    find_pair,
+    pair_figure,
+)
+from cspace.viz.pins import PIN_COLOR, mechanism_pins
+from cspace.viz.region_table import html_region_table, markdown_region_table
+from cspace.viz.scene import CAPTION_LINES, LINE_HEIGHT, Scene, caption_size
+from cspace.viz.snapshots import part_poses, snapshots
+from cspace.viz.viewer import Player, add_controls, has_display
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image, ImageSequence
 from shapely.geometry import LineString, Point, Polygon
 
 from cspace import Part, Profile, Slice, analyze, load, loads, region_table, statistics, trace
 from cspace.cli import main
-from viz.animation import animate
-from viz.colors import part_colors
-from viz.mesh import mechanism_meshes, part_mesh, posed
-from viz.pair_plot import (BLOCKED, OUTLINE, PATH, SEAM, TURNING_BOUNDARY, _clear_corner, _clearance, _note, _wrapped,
-                           find_pair, pair_figure)
-from viz.pins import PIN_COLOR, mechanism_pins
-from viz.region_table import html_region_table, markdown_region_table
-from viz.scene import CAPTION_LINES, LINE_HEIGHT, Scene, caption_size
-from viz.snapshots import part_poses, snapshots
-from viz.viewer import Player, add_controls, has_display
 
 from .common import FIXTURES, ROOT, fixture_path, traced
 
@@ -49,7 +60,7 @@ SMALL = (200, 150)
 REFERENCE = ROOT / "tests" / "data" / "viz" / "feeder-initial.png"
 # The feeder's first revolution: the stack drops (segment 2) and block1 is pushed out.
 ONE_TURN = 2 * np.pi
-VIZ_MODULES = ["animation", "colors", "framing", "labels", "mesh", "output", "pair_plot", "pins", "region_table",
+VIZ_MODULES = ["animation", "colors", "framing", "labels", "mesh", "notebook", "output", "pair_plot", "pins", "region_table",
                "scene", "snapshots", "viewer"]
 
 
@@ -135,8 +146,8 @@ def test_mesh_counts_match_table_2(feeder):
 
 def test_meshes_need_no_renderer():
     code = ("import sys; sys.modules['pyvista'] = sys.modules['matplotlib'] = sys.modules['vtk'] = None\n"
-            "import viz, cspace\n"
-            "from viz.mesh import mechanism_meshes\n"
+            "import cspace.viz, cspace\n"
+            "from cspace.viz.mesh import mechanism_meshes\n"
             f"print(len(mechanism_meshes(cspace.load({FEEDER!r}))))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
@@ -144,8 +155,8 @@ def test_meshes_need_no_renderer():
 
 
 def test_rendering_names_load_on_first_use():
-    import viz
-    from viz import animation, pair_plot
+    import cspace.viz as viz
+    from cspace.viz import animation, pair_plot
 
     assert (viz.animate, viz.plot_pair) == (animation.animate, pair_plot.plot_pair)
     with pytest.raises(AttributeError, match="no attribute 'draw'"):
@@ -154,7 +165,8 @@ def test_rendering_names_load_on_first_use():
 
 def test_the_library_never_imports_viz():
     code = ("import sys, cspace, cspace.cli\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'viz', 'pyvista', 'vtk', 'matplotlib'}))")
+            "print(sorted({m if m.startswith('cspace.viz') else m.split('.')[0] for m in sys.modules}\n"
+            "             & {'cspace.viz', 'viz', 'pyvista', 'vtk', 'matplotlib'}))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.stdout.strip() == "[]", result.stderr
 
@@ -424,7 +436,7 @@ def test_the_reference_comparison_catches_a_real_change(feeder, reference, monke
     else:
         colors = part_colors(feeder.mechanism)
         colors["block1"] = colors["block2"] if "colour" in change else shade(colors["block1"], -30)
-        monkeypatch.setattr("viz.scene.part_colors", lambda mechanism: colors)
+        monkeypatch.setattr("cspace.viz.scene.part_colors", lambda mechanism: colors)
     assert stray_pixels(reference_render(feeder.analysis, values), reference) > STRAY_PIXELS
 
 
@@ -1078,5 +1090,5 @@ def test_bad_options_are_usage_errors(capsys, argv):
 @pytest.mark.parametrize("name", VIZ_MODULES)
 def test_doctests(name, monkeypatch):
     monkeypatch.chdir(ROOT)
-    result = doctest.testmod(importlib.import_module(f"viz.{name}"))
+    result = doctest.testmod(importlib.import_module(f"cspace.viz.{name}"))
     assert result.attempted > 0 and result.failed == 0

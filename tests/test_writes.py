@@ -1,4 +1,4 @@
-"""Outputs written whole or not at all (cspace.outputs), and write errors as one line.
+"""Outputs written whole or not at all (cspace.io.outputs), and write errors as one line.
 
 A full disk gave ``OSError: [Errno 28]`` tracebacks for every output type and left the
 target truncated, destroying a good file that was there. The writers are tested where
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from cspace.errors import OutputError
-from cspace.outputs import replaced, write_text
+from cspace.io.outputs import replaced, write_text
+from cspace.model.errors import OutputError
 
 from .common import ROOT, fixture_path
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBE = """
 import json, resource, sys, time
 from cspace import analyze, load
-from cspace.errors import CspaceError
+from cspace.model.errors import CspaceError
 start = time.perf_counter()
 message = ""
 if sys.argv[1] != "-":

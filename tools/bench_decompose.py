@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cspace.decompose import _Sweep, decompose_plane
+from cspace.kernels.decompose import _Sweep, decompose_plane
 
 EDGES = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
 Polygon = list[tuple[int, int]]

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from cspace import analyze, load, trace
-from cspace.describe import statistics as table_2
-from cspace.describe import to_json
+from cspace.report.describe import statistics as table_2
+from cspace.report.describe import to_json
 
 ROOT = Path(__file__).resolve().parent.parent
 

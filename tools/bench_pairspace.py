@@ -1,6 +1,6 @@
 """Build time of one pair space against edge count and arc tolerance, for each kind of pair.
 
-What it measures: the wall time of ``cspace.analysis._PairBuilder(mechanism, None, 1).build(a, b)``
+What it measures: the wall time of ``cspace.tracing.analysis._PairBuilder(mechanism, None, 1).build(a, b)``
 (a fresh builder each run, no pair-space disk cache), which is
 what ``cspace.analyze`` spends per pair: flattening the arcs, the shapes or convex pieces,
 the symmetry of a turning part, the blocked space and its convex free regions. Loading the
@@ -57,7 +57,7 @@ series stopped short of it; the fitted power law's value beside it). Then the ge
     python tools/bench_pairspace.py --types rotation gears --max-edges 2000
     python tools/bench_pairspace.py --cam-only
 
-A turning part's rotational symmetry (found up to order 96, ``cspace.symmetry``) decides
+A turning part's rotational symmetry (found up to order 96, ``cspace.kernels.symmetry``) decides
 how much of it is swept; the tables give the order found (``sym``): a wheel of N teeth
 has order N up to 96, and above that the largest divisor of N not above 96.
 """
@@ -81,7 +81,7 @@ from pathlib import Path
 import numpy as np
 
 import cspace
-from cspace.analysis import _PairBuilder
+from cspace.tracing.analysis import _PairBuilder
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import make_gears  # noqa: E402
@@ -564,7 +564,7 @@ def code_provenance() -> str:
     disk cache keys on) and, in a git work tree, the commit and whether its sources differ from it."""
     import subprocess
 
-    from cspace import cache
+    from cspace.spaces import cache
 
     folder = Path(cspace.__file__).resolve().parent
     text = f"{folder}, sources sha256 {cache._CODE[:12]}"

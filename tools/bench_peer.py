@@ -86,14 +86,15 @@ from feeder_n import Feeder
 from geneva_geometry import HALF, engagement_bounds, turn_and_alpha, wheel_angle
 from peer_feeder import Measurement, measure, run, steps_for
 
-from cspace import Analysis, CspaceError, Trace, analyze, cache, load, loads, parallel, trace
+from cspace import Analysis, CspaceError, Trace, analyze, load, loads, trace
+from cspace.kernels.constraints import ConstraintManager, LpResult
+from cspace.spaces import cache, parallel
+from cspace.spaces.linkage import LinkageTable
 from cspace.testing import OVERLAP, replay
-from cspace.constraints import ConstraintManager, LpResult
-from cspace.dynamics import Mode, SimpleDynamics
-from cspace.linkage import LinkageTable
-from cspace.regions import RegionDiagram
-from cspace.trace import build_segments
-from cspace.tracer import Tracer
+from cspace.tracing.dynamics import Mode, SimpleDynamics
+from cspace.tracing.regions import RegionDiagram
+from cspace.tracing.trace import build_segments
+from cspace.tracing.tracer import Tracer
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "fixtures" / "feeder.toml"

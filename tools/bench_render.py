@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 
 import pyvista
+from cspace.viz.animation import render_frames, write_frames
+from cspace.viz.scene import Scene
+from cspace.viz.snapshots import snapshots
 
 from cspace import analyze, load, trace
-from viz.animation import render_frames, write_frames
-from viz.scene import Scene
-from viz.snapshots import snapshots
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUTS = {"render only": None, "export .gif": ".gif", "export .mp4": ".mp4"}

@@ -24,7 +24,7 @@ COMMANDS = {
     "python -c 'import numpy'": [sys.executable, "-c", "import numpy"],
     "cspace --help": [sys.executable, "-m", "cspace.cli", "--help"],
     "python -c 'import cspace'": [sys.executable, "-c", "import cspace"],
-    "python -c 'import cspace.tracer'": [sys.executable, "-c", "import cspace.tracer"],
+    "python -c 'import cspace.tracing.tracer'": [sys.executable, "-c", "import cspace.tracing.tracer"],
 }
 
 

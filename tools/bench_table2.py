@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cspace import parallel
+from cspace.spaces import parallel
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER_MINUTES = {"feeder": 10, "transmission": 0.3, "rim-lock": 2, "shoe-brake": 0.2}
@@ -33,7 +33,7 @@ DEFAULT = [ROOT / "fixtures" / f"{name}.toml" for name in PAPER_MINUTES
 CHILD = """
 import sys, time
 from cspace import analyze, load, trace
-from cspace.describe import statistics
+from cspace.report.describe import statistics
 start = time.perf_counter()
 statistics(trace(analyze(load(sys.argv[1]), cache=sys.argv[2] or None, workers=int(sys.argv[3]))))
 print(time.perf_counter() - start)

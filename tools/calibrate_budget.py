@@ -1,4 +1,4 @@
-"""Measure peak memory against cspace.budget's estimate, and fit its constants.
+"""Measure peak memory against cspace.spaces.budget's estimate, and fit its constants.
 
 Each mechanism runs ``load, analyze, trace`` (its whole time allotment) in a fresh process with
 one worker and the cache off; the peak is that process's ``ru_maxrss``. Mechanisms: the
@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 from feeder_n import Feeder  # noqa: E402
 
-from cspace import budget, load  # noqa: E402
+from cspace import load  # noqa: E402
+from cspace.spaces import budget  # noqa: E402
 
 CHILD = """
 import json, resource, sys

@@ -4,9 +4,9 @@
 
 For ``fixtures/eccentric-cam.toml``, ``lever.toml``, ``ratchet.toml`` and ``gears.toml``
 (cspace cannot trace rotating pairs yet, so nothing here is traced): every part's
-real shape is built with shapely (``cspace.geometry.region_of``, as ``cspace.testing``
+real shape is built with shapely (``cspace.model.geometry.region_of``, as ``cspace.testing``
 does, with arcs within ``FINE`` of the mechanism's size) and placed by
-``cspace.poses.part_transform`` at the coordinates the file's header claims, at many
+``cspace.model.poses.part_transform`` at the coordinates the file's header claims, at many
 input values over the whole run. The checks: the initial configuration has no
 overlap; parts never overlap deeper than ``OVERLAP``; the contacts the closed form
 claims touch (``TOUCH``) where it says they do and nowhere else it says they do not;
@@ -25,16 +25,16 @@ from pathlib import Path
 
 import numpy as np
 import shapely
+from make_gears import Pair
 from shapely.affinity import affine_transform
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 import cspace
-from cspace.checks import overlap_depth
-from cspace.geometry import Line, region_of
-from cspace.poses import part_transform
-from make_gears import Pair
+from cspace.model.checks import overlap_depth
+from cspace.model.geometry import Line, region_of
+from cspace.model.poses import part_transform
 
 ROOT = Path(__file__).resolve().parent.parent
 FINE = 1e-8       # arc sampling of the real shapes, relative to the mechanism's size

@@ -52,8 +52,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repositor
 
 from cspace import analyze, loads, trace  # noqa: E402
 from cspace.testing import HELD_BY_NOTHING, OVERLAP, SLIP, assert_traces_equal, replay  # noqa: E402
-from tests.support.fuzz import (FAMILIES, ROTATING, SHIFTING, TRANSLATING, SeededDraw, closed_form_errors,  # noqa: E402
-                                generate, metamorphic_errors)
+from tests.support.fuzz import (  # noqa: E402
+    FAMILIES,
+    ROTATING,
+    SHIFTING,
+    TRANSLATING,
+    SeededDraw,
+    closed_form_errors,
+    generate,
+    metamorphic_errors,
+)
 
 FAILURES = ("overlap", "held by nothing", "slip", "closed form", "metamorphic", "hang", "crash", "nondeterministic")
 

@@ -43,10 +43,10 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 import cspace
-from cspace.checks import overlap_depth
-from cspace.geometry import Arc, Line, Profile, orient, region_of
-from cspace.model import Mechanism
-from cspace.poses import part_transform
+from cspace.model.checks import overlap_depth
+from cspace.model.geometry import Arc, Line, Profile, orient, region_of
+from cspace.model.mechanism import Mechanism
+from cspace.model.poses import part_transform
 from cspace.testing import FINE
 
 ROOT = Path(__file__).resolve().parent.parent

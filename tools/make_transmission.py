@@ -8,7 +8,7 @@ z [0, 1] at s = 0) and gear B2 (14 teeth, z [1, 2] at s = 0). Both pairs have th
 centre distance (12 + 18 = 16 + 14 teeth of module 2). At s = 0 B1 meshes A1 (first
 speed, t2 = -(12/18) t1); for s in [1, 1.5] nothing meshes (neutral); at s = 2.5 B2
 meshes A2 (second speed, t2 = -(16/14) t1). Between 0 and 1 B1 slides out of A1, and
-between 1.5 and 2.5 B2 slides into A2 (the pair space's bands, cspace.layers).
+between 1.5 and 2.5 B2 slides into A2 (the pair space's bands, cspace.spaces.layers).
 
 Three input motions, one after another: the input turns counterclockwise by 3 pi / 2
 (the output, pushed, turns clockwise by about pi); the cluster shifts from 0 to 2.5;

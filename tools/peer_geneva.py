@@ -3,7 +3,7 @@
 The model: the crank is a kinematic body turning at exactly 1 rad/s about (0, 0) (its
 angular velocity set once; pymunk integrates it, exact to float rounding), carrying the
 pin as a pymunk Circle and the locking disk as convex polygons
-(``cspace.minkowski.convex_pieces``); the wheel is a dynamic body (mass 1, the moment of
+(``cspace.kernels.minkowski.convex_pieces``); the wheel is a dynamic body (mass 1, the moment of
 a uniform plate of its shape, from the same convex pieces) on a pivot joint at (10, 0).
 The wheel collides through its outline, a closed chain of pymunk Segments with their
 neighbours set: as convex pieces, several pieces share each slot's mouth corner and the
@@ -74,10 +74,10 @@ import pymunk
 from geneva_geometry import FIXTURE, HALF, SLOTS, Geneva, engaged, engagement_bounds, turn_and_alpha, wheel_angle
 
 import cspace
-from cspace.analysis import GRID_ROUNDING
-from cspace.checks import overlap_depth
-from cspace.geometry import Profile
-from cspace.minkowski import convex_pieces
+from cspace.kernels.minkowski import convex_pieces
+from cspace.model.checks import overlap_depth
+from cspace.model.geometry import Profile
+from cspace.tracing.analysis import GRID_ROUNDING
 
 ARC = 1e-4  # arcs flattened within this fraction of the centre distance
 SLOP = 1e-4

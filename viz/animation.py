@@ -30,8 +30,8 @@ from PIL import Image
 from tqdm import tqdm
 
 from cspace import Trace
-from cspace.errors import ModelError
-from cspace.outputs import replaced
+from cspace.io.outputs import replaced
+from cspace.model.errors import ModelError
 
 from .output import check_fps, check_output, check_size
 from .scene import Scene
@@ -68,7 +68,7 @@ def check_animation(path: str | Path, *, size: tuple[int, int], fps: float, fiel
     >>> check_animation("feeder.avi", size=(800, 600), fps=10, field="-o")
     Traceback (most recent call last):
     ...
-    cspace.errors.ModelError: feeder.avi: -o: unsupported extension '.avi'; use .gif, .mp4 or .html
+    cspace.model.errors.ModelError: feeder.avi: -o: unsupported extension '.avi'; use .gif, .mp4 or .html
     """
     check_output(path, formats, field=field)
     check_size(size)

@@ -10,7 +10,7 @@ the order the mechanism lists them.
 
 from __future__ import annotations
 
-from cspace.model import FIXED, Mechanism
+from cspace.model.mechanism import FIXED, Mechanism
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
 FIXED_COLOR = "#bab0ac"

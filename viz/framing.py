@@ -22,8 +22,8 @@ import shapely
 import shapely.affinity
 
 from cspace import Analysis
-from cspace.geometry import region_of
-from cspace.model import FIXED
+from cspace.model.geometry import region_of
+from cspace.model.mechanism import FIXED
 
 from .mesh import bounds, mechanism_meshes, posed
 from .snapshots import part_poses

@@ -21,8 +21,8 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from cspace.geometry import Point, nesting_depths
-from cspace.model import Mechanism, Part, Slice
+from cspace.model.geometry import Point, nesting_depths
+from cspace.model.mechanism import Mechanism, Part, Slice
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +72,7 @@ def part_mesh(part: Part, tolerance: float) -> PartMesh:
 def posed(mesh: PartMesh, transform: np.ndarray) -> np.ndarray:
     """The mesh's vertices placed in the world by a 3x3 planar transform (z unchanged).
 
-    >>> from cspace.poses import rigid
+    >>> from cspace.model.poses import rigid
     >>> square = PartMesh("s", np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 2.0]]), np.empty((0, 3)), np.empty((0, 4)))
     >>> posed(square, rigid(0.0, 10.0, 0.0)).tolist()
     [[11.0, 0.0, 0.0], [10.0, 1.0, 2.0]]

@@ -5,12 +5,12 @@ No renderer is imported here, so the command line can check its options while pa
     >>> check_output("out.txt", (".gif", ".mp4"), field="-o")
     Traceback (most recent call last):
     ...
-    cspace.errors.ModelError: out.txt: -o: unsupported extension '.txt'; use .gif or .mp4
+    cspace.model.errors.ModelError: out.txt: -o: unsupported extension '.txt'; use .gif or .mp4
 """
 
 from __future__ import annotations
 
-from cspace.outputs import check_output
+from cspace.io.outputs import check_output
 
 __all__ = ["check_fps", "check_output", "check_size"]
 

@@ -18,7 +18,7 @@ is drawn over its limits and a little beyond. Each axis is framed on its own (ra
 and lengths have no common scale); the regions' boundaries are finer, for there are many.
 
 A pair of which a part shifts along z has a pair space per band of the shift (the
-stretches over which the same slices meet, :mod:`cspace.layers`). Its figure has a
+stretches over which the same slices meet, :mod:`cspace.spaces.layers`). Its figure has a
 panel per band instead of one picture: first the shift against time, each band a span
 (``band 1``, ``band 2``... over the shift's limits; a band whose slices always overlap
 shaded blocked), then the planar pair space of each band in which slices meet, drawn as
@@ -48,9 +48,9 @@ from matplotlib.transforms import Bbox
 from shapely.geometry import LineString, Polygon, box
 
 from cspace import Analysis, Mechanism, PairSpace, Region, Trace
-from cspace.errors import ModelError
-from cspace.layers import Band, ShiftedPairSpace
-from cspace.outputs import replaced
+from cspace.io.outputs import replaced
+from cspace.model.errors import ModelError
+from cspace.spaces.layers import Band, ShiftedPairSpace
 
 from .labels import Spot, place_labels
 from .output import check_output
@@ -209,7 +209,7 @@ def _shifted_size(pair: ShiftedPairSpace) -> tuple[float, float]:
 def _shifted_panels(figure: Figure, pair: ShiftedPairSpace, mechanism: Mechanism, samples: list,
                     times: np.ndarray) -> list[tuple[Axes, PairSpace | None, list[Spot], np.ndarray]]:
     """A pair of which a part shifts along z is a planar pair space per band of the shift
-    (see :mod:`cspace.layers`): its first panel is the shift against time, the bands side by
+    (see :mod:`cspace.spaces.layers`): its first panel is the shift against time, the bands side by
     side; then each band whose slices meet in the plane is drawn as its own pair space, with
     the stretches of the path that lie in that band (a sample on a band's end is in both)."""
     shown = [band for band in pair.bands if band.space is not None]

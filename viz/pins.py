@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from shapely.geometry import Point as ShapelyPoint
 
-from cspace.geometry import Point, Profile, region_of
-from cspace.model import Mechanism, Part, Slice
+from cspace.model.geometry import Point, Profile, region_of
+from cspace.model.mechanism import Mechanism, Part, Slice
 
 from .mesh import PartMesh, part_mesh
 

@@ -3,8 +3,8 @@
 One row per segment: its number, a one-line summary of what moves, and for every pair
 that constrains anything the region the segment lies in (``r3>r4`` when it crosses
 from one into another). ``cspace trace --regions`` prints the same table as text. An
-input's name, any text of the file, is shown :func:`~cspace.outputs.printable`, and in
-Markdown a ``|`` is escaped (:func:`~cspace.outputs.markdown_cell`).
+input's name, any text of the file, is shown :func:`~cspace.io.outputs.printable`, and in
+Markdown a ``|`` is escaped (:func:`~cspace.io.outputs.markdown_cell`).
 
     >>> from cspace import analyze, load, trace
     >>> table = markdown_region_table(trace(analyze(load("fixtures/feeder.toml")), until=2.2))
@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 
 from cspace import Trace, region_rows
-from cspace.outputs import markdown_cell, printable
+from cspace.io.outputs import markdown_cell, printable
 
 FORMATS = ("md", "html")
 
@@ -35,7 +35,7 @@ def markdown_region_table(trace: Trace) -> str:
 
 def html_region_table(trace: Trace) -> str:
     """The region table as a standalone HTML page. ``cspace regions`` prints it, maybe to a
-    terminal: names are :func:`~cspace.outputs.printable` before they are escaped for HTML."""
+    terminal: names are :func:`~cspace.io.outputs.printable` before they are escaped for HTML."""
     header, rows = region_rows(trace)
 
     def text(cell: str) -> str:

@@ -27,7 +27,7 @@ import numpy as np
 import pyvista
 
 from cspace import Analysis
-from cspace.layers import z_offset
+from cspace.spaces.layers import z_offset
 
 from .colors import part_colors
 from .framing import check_view, framed_box, place_camera

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cspace import Analysis, Trace, summary
-from cspace.model import LINKAGE
-from cspace.poses import part_transform
+from cspace.model.mechanism import LINKAGE
+from cspace.model.poses import part_transform
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Mapping
 
 from cspace import Trace
-from cspace.errors import CspaceError
+from cspace.model.errors import CspaceError
 
 from .scene import Scene
 from .snapshots import snapshots

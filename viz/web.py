@@ -55,8 +55,8 @@ from pathlib import Path
 import numpy as np
 
 from cspace import Trace, describe, summary
-from cspace.model import Mechanism, Part
-from cspace.outputs import write_text
+from cspace.io.outputs import write_text
+from cspace.model.mechanism import Mechanism, Part
 
 from .colors import part_colors
 from .output import check_output, check_size
@@ -263,7 +263,7 @@ def _part_group(index: int, name: str, slices: list[list[np.ndarray]], series: d
 
 def _path_data(loops: list[np.ndarray], places: int) -> str:
     """SVG path data of closed loops. Filled even-odd, nesting alternates as it does for the
-    tracer (:func:`cspace.geometry.nesting_depths`): a loop in a hole is an island, drawn
+    tracer (:func:`cspace.model.geometry.nesting_depths`): a loop in a hole is an island, drawn
     solid, a loop in that a hole again."""
     parts = []
     for loop in loops:

@@ -52,10 +52,10 @@ import shapely
 from shapely import affinity
 from shapely.geometry import Polygon
 
-from cspace.geometry import Arc, Line, Profile, region_of
-from cspace.model import FIXED, LINKAGE, Mechanism, Part, Slice
-from cspace.poses import initial_bounds
-from cspace.tolerance import NOISE
+from cspace.model.geometry import Arc, Line, Profile, region_of
+from cspace.model.mechanism import FIXED, LINKAGE, Mechanism, Part, Slice
+from cspace.model.poses import initial_bounds
+from cspace.model.tolerance import NOISE
 
 from .draws import Draw, SeededDraw  # noqa: F401 (SeededDraw: the seeded draw, offered with the generators)
 from .releases import ReleaseCase, release
@@ -303,7 +303,7 @@ def moved(mechanism: Mechanism, offset: tuple[float, float] = (0.0, 0.0), scale:
     The offset moves only the drawing: coordinates are displacements from it. Linkage
     members are drawn in their own frames, so only scale applies to them.
 
-    >>> from cspace.loader import load
+    >>> from cspace.io.loader import load
     >>> far = moved(load("fixtures/pusher.toml"), offset=(1e6, -1e6), scale=10)
     >>> far.part("a").slices[0].profiles[0].elements[0].start, far.coordinate("xa").initial
     ((1000000.0, -1000000.0), 50.0)
@@ -350,7 +350,7 @@ def unreachable(mechanism: Mechanism) -> Mechanism:
     drawing's bounds (so the mechanism's size, and with it every tolerance, is
     unchanged). Its trace must read the same.
 
-    >>> from cspace.loader import load
+    >>> from cspace.io.loader import load
     >>> gate = unreachable(load("fixtures/spring-gate.toml"))
     >>> [len(s.profiles) for s in gate.part("block").slices], gate.parts[-1].name
     ([2], 'unreachable')
@@ -396,7 +396,7 @@ def _inner_hole(profiles: tuple[Profile, ...], pivot: tuple[float, float] | None
 
 # -- turning parts --------------------------------------------------------------------------
 #
-# Pairs with a turning part are built by sweeping the angle (cspace.rotation), about a
+# Pairs with a turning part are built by sweeping the angle (cspace.spaces.rotation), about a
 # second or more per pair for outlines of a few dozen vertices, more for many (a full
 # circle flattens into a few hundred): the generators keep parts to few vertices and
 # small arcs, at most two turning pairs per mechanism. A turning pair's blocked space is
@@ -1105,7 +1105,7 @@ def crank_slider_errors(trace) -> list[str]:
     the piston's pin B = (xp + bx, by) lies L from A on the far side: xp = A_x - bx +
     sqrt(L^2 - (by - A_y)^2). The piston must start on it (the assembly, to the length
     tolerance) and stay within the curve tolerance of it at every sample (the table's bound)."""
-    from cspace.describe import path_rows
+    from cspace.report.describe import path_rows
 
     mechanism = trace.mechanism
     (linkage,) = mechanism.linkages
@@ -1137,7 +1137,7 @@ ROTATION_RELEASE_GENERATORS = {"slide": _slide_release, "lift": _lift_release, "
 
 @dataclass(frozen=True)
 class PinCase:
-    """A spring-loaded pin sliding under a plate (a shift along z, :mod:`cspace.layers`):
+    """A spring-loaded pin sliding under a plate (a shift along z, :mod:`cspace.spaces.layers`):
     where it rises into the first hole it fits (``rise``, None if none) and where that
     hole's far wall stops it (``stop``); the text of the mechanism."""
 
@@ -1416,10 +1416,10 @@ def metamorphic_errors(mechanism: Mechanism, result, seed: int, checks: Sequence
     """How the mechanism's trace ``result`` changes where it must not, one line per check
     failed (see the comment above); ``seed`` draws the tolerance settings, the scale and
     the move."""
-    from cspace.analysis import analyze
-    from cspace.describe import describe
+    from cspace.report.describe import describe
     from cspace.testing import replay
-    from cspace.tracer import trace
+    from cspace.tracing.analysis import analyze
+    from cspace.tracing.tracer import trace
 
     chance = random.Random(seed)
     errors = []
@@ -1446,9 +1446,9 @@ def metamorphic_errors(mechanism: Mechanism, result, seed: int, checks: Sequence
 def _cache_errors(mechanism: Mechanism, chance: random.Random) -> list[str]:
     """(b): two random [tolerance] settings, traced with the cache on (the first setting
     again last, to read its own entries back) and off; every --json must agree."""
-    from cspace.analysis import analyze
-    from cspace.describe import to_json
-    from cspace.tracer import trace
+    from cspace.report.describe import to_json
+    from cspace.tracing.analysis import analyze
+    from cspace.tracing.tracer import trace
 
     from .oracles import cached_and_uncached
 
@@ -1464,7 +1464,7 @@ def behaviour(result) -> list[tuple]:
     """Each segment's driving motions and relations, contacts (a stop by coordinate and side),
     signs and end (the value of a limit reached left out): what a mechanism does, whatever
     its size and units."""
-    from cspace.layout import Stop
+    from cspace.tracing.layout import Stop
 
     return [(s.first.roots, s.first.lines, tuple(sorted(f"{c.coordinate} at {c.side} limit" if isinstance(c, Stop)
                                                         else str(c) for c in s.first.contacts)), s.first.signs,
@@ -1502,8 +1502,8 @@ def drawn_touching(mechanism: Mechanism, apart: float = 0.0) -> Mechanism:
     as the length its reach moves), by bisection on the shapes' overlap; the mechanism
     itself when nothing moves. Parts resting on parts are settled in turn, twice round.
     """
-    from cspace.checks import overlap_depth, posed
-    from cspace.poses import initial_values
+    from cspace.model.checks import overlap_depth, posed
+    from cspace.model.poses import initial_values
 
     driven = {name for motion in mechanism.inputs for name, _ in motion.velocities}
     members = {c for linkage in mechanism.linkages for c in (linkage.input, linkage.output)}

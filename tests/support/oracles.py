@@ -8,10 +8,10 @@ import os
 import tempfile
 from collections.abc import Callable, Sequence
 
-from cspace.model import Mechanism
-from cspace.pairspace import Contact
-from cspace.tolerance import NOISE
-from cspace.trace import Trace
+from cspace.model.mechanism import Mechanism
+from cspace.model.tolerance import NOISE
+from cspace.spaces.pairspace import Contact
+from cspace.tracing.trace import Trace
 
 
 def release_errors(trace: Trace, case) -> list[str]:

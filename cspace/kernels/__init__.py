@@ -1,0 +1,3 @@
+"""Numerical kernels: Minkowski sums, exact decompositions, contact curves, symmetry, linear
+programs. Numbers and shapes in, numbers out: no mechanism.
+"""

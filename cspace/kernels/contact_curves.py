@@ -1,0 +1,1182 @@
+"""Contact curves of a pair in closed form, one coordinate at a time.
+
+With every coordinate of a pair but one held, part B moves relative to part A along a
+one-parameter rigid motion: a translation ``v * d`` or a turn by ``v`` about a point.
+Its blocked values lie between *contact configurations*, exact for line and arc edges:
+
+* a vertex of one part on an edge of the other: on a straight edge's line, or at an
+  arc's radius from its centre;
+* an arc of one part tangent to an edge of the other: its centre at its radius from a
+  straight edge's line, or at the sum or the difference of the radii from an arc's centre.
+
+Each is a root of a linear or quadratic equation in ``v`` (translation), or of
+``alpha cos v + beta sin v = gamma`` (rotation). A root counts when the contact point
+lies on both edges. Between two consecutive roots nothing changes, so the overlap is
+followed root by root with a count: the vertices of each part inside the other's
+material (winding numbers: holes subtract, islands in them add) plus the crossings of their edges. Two parts
+overlap exactly when the count is positive, and a root changes it by what happens there
+alone: a vertex goes in or out (one) and each of its two edges starts or stops crossing
+the other edge; at a tangency two crossings appear or go. A translation starts from no
+overlap far away; a turn from the count at one value, found with shapely.
+
+Outlines may be concave and have holes: the count does not need convex pieces. Every
+function is vectorized over ``K`` placements of B (one per value of the held
+coordinate). Each end of a blocked interval carries a *feature*: an integer naming the
+contact and the root, equal at two placements exactly when the end follows one smooth
+contact curve between them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import shapely
+
+from ..model.geometry import even_odd, nesting_depths
+
+Label = tuple[tuple[str, ...], tuple[str, ...]]
+NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
+TURN = 2 * math.pi
+ENDS = 1e-9  # a contact this close to an edge's end (as a fraction of it) is at the end
+
+
+@dataclass(frozen=True, eq=False)
+class Shape:
+    """A part's slice in its own frame: its outline's rings as one array of vertices
+    (material on the left), the next vertex of each along its ring, the face or corner
+    at each vertex and the faces along each edge (vertex i to ``following[i]``).
+
+    An edge is straight, or an arc (at most a quarter turn) about ``centers[i]`` of radius
+    ``abs(radii[i])``, counterclockwise when ``radii[i] > 0`` (the material on the centre's
+    side: convex) and clockwise when negative (concave); ``radii[i] == 0`` on a straight
+    edge. ``material`` is the slice for direct overlap tests, arcs flattened outward.
+    """
+
+    vertices: np.ndarray
+    following: np.ndarray
+    vertex_features: tuple[str, ...]
+    edge_faces: tuple[tuple[str, ...], ...]
+    z: tuple[float, float] = (-math.inf, math.inf)
+    material: shapely.Geometry = field(default=None, repr=False)
+    centers: np.ndarray = field(default=None, repr=False)
+    radii: np.ndarray = field(default=None, repr=False)
+
+    @classmethod
+    def of(cls, rings: list[tuple], z: tuple[float, float] = (-math.inf, math.inf),
+           material: shapely.Geometry | None = None) -> Shape:
+        """A shape from rings (vertices, vertex features, edge faces[, arcs]), each material on
+        the left; ``arcs`` (n, 3) holds each edge's centre and signed radius (0: straight).
+        Without ``material`` it is the rings' polygons, arcs flattened outward finely.
+
+        >>> square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+        >>> Shape.of([(square, ("v",) * 4, (("e",),) * 4)])
+        Shape(vertices=4, arcs=0)
+        """
+        vertices, following, features, faces, arcs = [], [], [], [], []
+        for ring in rings:
+            points, vertex_features, edge_faces = ring[:3]
+            start = len(vertices)
+            n = len(points)
+            vertices.extend(map(tuple, points))
+            following.extend(start + (k + 1) % n for k in range(n))
+            features.extend(vertex_features)
+            faces.extend(edge_faces)
+            arcs.extend(map(tuple, ring[3]) if len(ring) > 3 else [(math.nan, math.nan, 0.0)] * n)
+        array = np.array(vertices, float).reshape(-1, 2)
+        following = np.array(following, int)
+        bends = np.array(arcs, float).reshape(-1, 3)
+        if material is None:
+            material = _material(array, following, bends, [len(r[0]) for r in rings])
+        shapely.prepare(material)
+        return cls(array, following, tuple(features), tuple(faces), z, material, bends[:, :2].copy(), bends[:, 2].copy())
+
+    @cached_property
+    def extent(self) -> float:
+        """The outline's larger side (0 without vertices): the scale of its overlap tests."""
+        return float(np.ptp(self.vertices, axis=0).max()) if len(self.vertices) else 0.0
+
+    @property
+    def preceding(self) -> np.ndarray:
+        out = np.empty_like(self.following)
+        out[self.following] = np.arange(len(self.following))
+        return out
+
+    @property
+    def arcs(self) -> np.ndarray:
+        """Indices of the arc edges."""
+        return np.flatnonzero(self.radii != 0)
+
+    def tangents(self) -> tuple[np.ndarray, np.ndarray]:
+        """Unit directions leaving each vertex along its previous edge (backward) and its next."""
+        def unit(x: np.ndarray) -> np.ndarray:
+            length = np.hypot(x[:, 0], x[:, 1])[:, None]
+            return x / np.where(length > 0, length, 1.0)
+        ahead = self.vertices[self.following] - self.vertices
+        turning = self.radii != 0
+        radial = self.vertices - self.centers
+        ahead[turning] = np.sign(self.radii[turning])[:, None] * _left(radial[turning])
+        before = self.preceding
+        back = self.vertices[before] - self.vertices
+        arc_before = self.radii[before] != 0
+        radial = self.vertices - self.centers[before]
+        back[arc_before] = -np.sign(self.radii[before][arc_before])[:, None] * _left(radial[arc_before])
+        return unit(back), unit(ahead)
+
+    def with_arcs(self, circles: dict[str, list[tuple[tuple[float, float], float, float, float]]], near: float,
+                  flattened: float) -> Shape:
+        """The shape with its flattened arcs made arcs again: each run of edges along one face
+        that is an arc (``circles``: a face's arcs, each centre, radius, start direction and
+        sweep, negative when clockwise; an edge goes with the arc it lies along), between vertices
+        on its circle (within ``near``), becomes edges of at most a quarter turn. The run's
+        edges lie within ``flattened`` outside the circle; an edge at either end that leaves
+        it (a tangent continuing a straight face) stays straight, and so does the material.
+        A run of fewer than ``FEW_FACETS`` edges stays flattened: within the budget already
+        (``Tolerance.rotation_arc``), and cheaper so than as arcs (a gear's short flank arcs:
+        exact, two tooth pairs sharing the load would hand the contact back and forth as
+        their arcs, drawn within the involute's error, take turns being ahead). The arcs
+        that flatten into many facets (a pin, a disk, a locking arc) are where it pays.
+
+        >>> square = Shape.of([(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float), ("v",) * 4, (("e",),) * 4)])
+        >>> square.with_arcs({}, 1e-9, 1e-4)
+        Shape(vertices=4, arcs=0)
+        """
+        rings = []
+        for ring in self._rings():
+            circle = [self._circle(i, circles, near, flattened) for i in ring]
+            features = [self.vertex_features[i] for i in ring]
+            faces = [self.edge_faces[i] for i in ring]
+            rings.append(_rebuilt(self.vertices[ring], features, faces, circle, near))
+        return Shape.of(rings, self.z, self.material)
+
+    def _rings(self) -> list[list[int]]:
+        """Each ring's vertex indices in order."""
+        seen = np.zeros(len(self.vertices), bool)
+        rings = []
+        for start in range(len(self.vertices)):
+            if not seen[start]:
+                ring, i = [], start
+                while not seen[i]:
+                    seen[i] = True
+                    ring.append(i)
+                    i = int(self.following[i])
+                rings.append(ring)
+        return rings
+
+    def _circle(self, i: int, circles: dict, near: float, flattened: float) -> tuple | None:
+        """The circle edge i was flattened from, if it lies along one face that is an arc."""
+        faces = self.edge_faces[i]
+        if len(faces) != 1:
+            return None
+        p, q = self.vertices[i], self.vertices[self.following[i]]
+        for center, radius, start, sweep in circles.get(faces[0], ()):
+            c = np.asarray(center)
+            slack = (near + flattened) / radius
+            if all(radius - near <= math.dist(x, c) <= radius + flattened + near
+                   and _within(math.atan2(x[1] - c[1], x[0] - c[0]), start, sweep, slack) for x in (p, q)):
+                return (float(c[0]), float(c[1]), float(radius))
+        return None
+
+    def meets(self, other: Shape) -> bool:
+        """Do the two slices overlap in z (with positive length)?"""
+        return self.z[0] < other.z[1] and other.z[0] < self.z[1]
+
+    def __repr__(self) -> str:
+        return f"Shape(vertices={len(self.vertices)}, arcs={len(self.arcs)})"
+
+
+_STRAIGHT = (math.nan, math.nan, 0.0)
+
+
+def _rebuilt(points: np.ndarray, features: list[str], faces: list[tuple[str, ...]], circle: list[tuple | None],
+             near: float) -> tuple:
+    """One ring with each run of edges along a circle (``circle[k]`` for edge k to k + 1)
+    made arcs of at most a quarter turn: from where the run first meets its circle (a vertex
+    on it, or where an edge flattened outward touches it) to where it last does. A run
+    round the whole ring becomes four quarters."""
+    n = len(points)
+    runs = _runs_along(circle)
+    if len(runs) == 1 and len(runs[0]) == n + 1:
+        cx, cy, radius = circle[0]
+        turn = 1.0 if _area(points) > 0 else -1.0
+        angles = [turn * k * math.pi / 2 for k in range(4)]
+        quarter = [(cx + radius * math.cos(t), cy + radius * math.sin(t)) for t in angles]
+        face = faces[0][0]
+        return np.array(quarter), (face,) * 4, ((face,),) * 4, np.array([(cx, cy, turn * radius)] * 4)
+    points = points.copy()
+    for run in runs:                                                     # ends on the circle exactly on it
+        center, radius = np.array(circle[run[0]][:2]), circle[run[0]][2]
+        for k in (run[0] % n, run[-1] % n):
+            d = math.dist(points[k], center)
+            if abs(d - radius) <= near and d > 0:
+                points[k] = center + (points[k] - center) * (radius / d)
+    entries: list[tuple] = []
+    starts = {run[0]: run for run in runs}
+    k = runs[0][0] if runs else 0
+    first = k
+    while True:
+        if k in starts:
+            entries.extend(_run_entries(points, features, faces, starts[k], circle[k], near))
+            k = starts[k][-1] % n
+        else:
+            entries.append((points[k], features[k], faces[k], _STRAIGHT))
+            k = (k + 1) % n
+        if k == first:
+            break
+    out = list(zip(*entries))
+    return np.array(out[0], float), tuple(out[1]), tuple(out[2]), np.array(out[3], float)
+
+
+def _run_entries(points: np.ndarray, features: list[str], faces: list[tuple[str, ...]], run: list[int],
+                 circle: tuple, near: float) -> list[tuple]:
+    """A run's vertices (its last excluded) as (point, feature, faces of the edge leaving it,
+    arc of that edge): straight up to where the run meets the circle, arcs, straight after."""
+    n = len(points)
+    cx, cy, radius = circle
+    center = np.array([cx, cy])
+    ends = [_meets(points[run[i] % n], points[run[i + 1] % n], center, radius, near) for i in range(len(run) - 1)]
+    entering = [i for i, e in enumerate(ends) if e[0] is not None]
+    leaving = [i for i, e in enumerate(ends) if e[1] is not None]
+    straight = [(points[k % n], features[k % n], faces[k % n], _STRAIGHT) for k in run[:-1]]
+    if not entering or not leaving or leaving[-1] < entering[0]:
+        return straight
+    i, j = entering[0], leaving[-1]
+    start, end = ends[i][0], ends[j][1]
+    rel = points[[k % n for k in run]] - center
+    turn = 1.0 if _cross(rel[:-1], rel[1:]).sum() > 0 else -1.0
+    sweep = _sweep(start - center, end - center, turn)
+    face = faces[run[i] % n][0]
+    arc = (cx, cy, turn * radius)
+    out = straight[:i + 1]
+    if math.dist(start, points[run[i] % n]) <= near:          # the arc starts at the run's vertex
+        out[-1] = (start, out[-1][1], (face,), arc)
+    else:                                                     # or part way along its edge
+        out.append((start, face, (face,), arc))
+    count = max(1, math.ceil(sweep / (math.pi / 2) - 1e-9))
+    a0 = math.atan2(start[1] - cy, start[0] - cx)
+    out.extend((center + radius * np.array([math.cos(a0 + turn * sweep * m / count),
+                                            math.sin(a0 + turn * sweep * m / count)]), face, (face,), arc)
+               for m in range(1, count))
+    after = run[j + 1]
+    if math.dist(end, points[after % n]) > near:
+        out.append((end, face, faces[run[j] % n], _STRAIGHT))
+    elif j + 1 < len(run) - 1:
+        out.append((end, features[after % n], faces[after % n], _STRAIGHT))
+        out.extend(straight[j + 2:])
+        return out
+    out.extend(straight[j + 1:])
+    return out
+
+
+def _meets(p: np.ndarray, q: np.ndarray, center: np.ndarray, radius: float, near: float) -> tuple:
+    """Where an edge along a circle first and last meets it: an end on the circle (moved onto
+    it), else the edge's touching point when the edge runs along a tangent; None where not."""
+    def on(x: np.ndarray):
+        d = math.dist(x, center)
+        return center + (x - center) * (radius / d) if abs(d - radius) <= near and d > 0 else None
+    start, end = on(p), on(q)
+    if start is None or end is None:
+        v = q - p
+        t = float(np.dot(center - p, v) / np.dot(v, v)) if np.dot(v, v) > 0 else -1.0
+        foot = p + t * v
+        touching = 0.0 <= t <= 1.0 and abs(math.dist(foot, center) - radius) <= near
+        if touching:
+            start = start if start is not None else foot
+            end = end if end is not None else foot
+    return start, end
+
+
+def _runs_along(circle: list[tuple | None]) -> list[list[int]]:
+    """Maximal runs of consecutive edges along one circle, as vertex positions (first edge's
+    start to last edge's end, counting on past the ring's end); one round when all are."""
+    n = len(circle)
+    if circle[0] is not None and all(c == circle[0] for c in circle):
+        return [list(range(n + 1))]
+    runs = []
+    for start in range(n):
+        if circle[start] is not None and circle[start] != circle[start - 1]:
+            end = start
+            while circle[(end + 1) % n] == circle[start]:
+                end += 1
+            if end + 1 - start >= FEW_FACETS:
+                runs.append(list(range(start, end + 2)))
+    return runs
+
+
+def _within(angle: float, start: float, sweep: float, slack: float) -> bool:
+    """Does a direction lie on an arc from ``start`` turning by ``sweep`` (negative:
+    clockwise), within ``slack`` radians of its ends?"""
+    along = (math.copysign(1.0, sweep) * (angle - start)) % TURN
+    return along <= abs(sweep) + slack or along >= TURN - slack
+
+
+def _left(x: np.ndarray) -> np.ndarray:
+    """Vectors turned a quarter counterclockwise."""
+    return np.stack([-x[..., 1], x[..., 0]], axis=-1)
+
+
+
+
+
+FEW_FACETS = 8  # an arc flattened into fewer facets stays flattened (see Shape.with_arcs)
+FINE = 1e-6  # direct tests flatten a shape's arcs within this fraction of its size (outward)
+
+
+def _material(vertices: np.ndarray, following: np.ndarray, bends: np.ndarray, sizes: list[int]) -> shapely.Geometry:
+    """The rings' material, arcs flattened outward within FINE of the shape's size; nesting
+    alternates (holes, islands in holes, ...: :func:`cspace.model.geometry.nesting_depths`)."""
+    size = float(np.ptp(vertices, axis=0).max()) if len(vertices) else 1.0
+    polygons, start = [], 0
+    for n in sizes:
+        points = []
+        for i in range(start, start + n):
+            points.append(vertices[i])
+            if bends[i, 2]:
+                points.extend(_flattened(vertices[i], vertices[following[i]], bends[i, :2], bends[i, 2], FINE * size))
+        polygons.append(shapely.Polygon(np.array(points)))
+        start += n
+    return even_odd(polygons, nesting_depths(polygons))
+
+
+def _flattened(p: np.ndarray, q: np.ndarray, center: np.ndarray, radius: float, deviation: float) -> list:
+    """Inner points of an arc edge flattened outward within ``deviation``: corners of its
+    tangents when convex (the polygon holds the arc), points on it when concave."""
+    r = abs(radius)
+    a0 = math.atan2(p[1] - center[1], p[0] - center[0])
+    sweep = _sweep(p - center, q - center, radius)
+    step = 2 * math.acos(max(-1.0, 1 - min(deviation, r) / r))
+    n = max(1, math.ceil(sweep / step))
+    sign = 1.0 if radius > 0 else -1.0
+    if radius > 0:
+        out = r / math.cos(sweep / n / 2)
+        angles = [a0 + sign * sweep * (k + 0.5) / n for k in range(n)]
+        return [(center[0] + out * math.cos(t), center[1] + out * math.sin(t)) for t in angles]
+    angles = [a0 + sign * sweep * k / n for k in range(1, n)]
+    return [(center[0] + r * math.cos(t), center[1] + r * math.sin(t)) for t in angles]
+
+
+def _sweep(start: np.ndarray, end: np.ndarray, radius: float) -> float:
+    """Angle from direction ``start`` to ``end``, counterclockwise for a positive radius, in [0, 2 pi)."""
+    turn = math.atan2(start[0] * end[1] - start[1] * end[0], start[0] * end[0] + start[1] * end[1])
+    return (turn if radius > 0 else -turn) % TURN
+
+
+def _area(points: np.ndarray) -> float:
+    x, y = np.asarray(points, float).T
+    return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Blocked intervals for ``K`` placements: ``lo[k, m] < v < hi[k, m]`` for ``m <
+    count[k]``, sorted, with the feature of each end (padding is nan and NO_FEATURE)."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    lo_feature: np.ndarray
+    hi_feature: np.ndarray
+    count: np.ndarray
+
+    def __repr__(self) -> str:
+        return f"Intervals(placements={len(self.count)}, most={int(self.count.max(initial=0))})"
+
+
+@dataclass(frozen=True)
+class _Roots:
+    """Contact roots over all placements: placement, value, feature and change of count."""
+
+    k: np.ndarray
+    v: np.ndarray
+    feature: np.ndarray
+    change: np.ndarray
+    degenerate: np.ndarray
+
+
+def translation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, d: np.ndarray) -> Intervals:
+    """Blocked ``v`` for ``K`` placements of B in A's frame (B's point p at ``R(angle) p +
+    offset``), each translating further along the unit direction ``d`` (K, 2), against A.
+
+    A feature ``(i * nb + j) * 2 + root`` is B's vertex j on A's edge i; ``(na * nb + i * nb
+    + j) * 2 + root`` is A's vertex i on B's edge j (root 0 or 1: the two where an edge is an
+    arc); ``(2 na nb + (i nb + j) * 2 + which) * 2 + root`` is A's edge i tangent to B's
+    edge j, one of them an arc (see :func:`label`).
+    """
+    K = len(angle)
+    sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
+    roots = _concat([_translation_roots(side, d) for side in sides] + [_translation_tangencies(side, d) for side in sides])
+
+    def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
+        return _overlaps(a, b, angle[ks], offset[ks] + values[:, None] * d[ks])
+
+    return _intervals(roots, K, np.full(K, -math.inf), False, overlaps)
+
+
+def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, center: np.ndarray,
+                       sign: int) -> Intervals:
+    """Blocked ``v`` for ``K`` placements of B in A's frame (B's point p at ``R(angle) p +
+    offset``), each turning further by ``sign * v`` about ``center`` (K, 2), against A.
+
+    Intervals are arcs, ``lo`` in [-pi, pi); an arc across the seam has ``hi > pi``.
+    Features as for :func:`translation_intervals`, the root in the lowest bit.
+    """
+    K = len(angle)
+    kept = _within_reach(a, b, angle, offset, center)
+    sides = [_Sides.of(a, b, angle, offset, kind, kept) for kind in (0, 1)]
+    roots = _concat([_rotation_roots(side, center, sign) for side in sides]
+                    + [_rotation_tangencies(side, center, sign) for side in sides])
+
+    def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
+        turn = sign * values
+        c, s = np.cos(turn), np.sin(turn)
+        rel = offset[ks] - center[ks]
+        shift = center[ks] + np.stack([c * rel[:, 0] - s * rel[:, 1], s * rel[:, 0] + c * rel[:, 1]], axis=1)
+        return _overlaps(a, b, angle[ks] + turn, shift)
+
+    return _intervals(roots, K, _starts(roots, K), True, overlaps)
+
+
+def _within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, center: np.ndarray) -> np.ndarray | None:
+    """A's vertices (each with the edge it starts) that B can reach turning about ``center``
+    from any of its placements: those whose edge comes within B's reach of the disc holding
+    every centre. None when that is all of them. A gear meets another only by the few
+    teeth near the mesh, and the contacts of the rest need not be sought."""
+    middle = (center.min(axis=0) + center.max(axis=0)) / 2
+    spread = float(np.hypot(*(center - middle).T).max(initial=0.0))
+    arm = place(b.vertices, angle, offset) - center[:, None, :]
+    reach = float(np.hypot(arm[..., 0], arm[..., 1]).max(initial=0.0))
+    bends = b.radii != 0
+    if bends.any():
+        arc = place(b.centers[bends], angle, offset) - center[:, None, :]
+        reach = max(reach, float((np.hypot(arc[..., 0], arc[..., 1]) + np.abs(b.radii[bends])).max()))
+    e0, ev, _ = _edges(a.vertices[None], a.following)
+    near, _ = _distance_range(e0, ev, a.centers[None], a.radii, middle[None])
+    size = a.extent + reach + spread
+    kept = np.flatnonzero(near[0] <= spread + reach + 1e-9 * size)
+    return None if len(kept) == len(a.vertices) else kept
+
+
+def _overlaps(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """Do the parts overlap in area, B placed at each (angle, offset)? Found directly
+    (shapely, every placement at once; each placed as ``shapely.affinity`` places it)."""
+    count = len(angle)
+    if not count:
+        return np.zeros(0, bool)
+    size = a.extent + b.extent
+    c = np.array([math.cos(x) for x in angle.tolist()])
+    s = np.array([math.sin(x) for x in angle.tolist()])
+    n = len(shapely.get_coordinates(b.material))
+
+    def placed(coords: np.ndarray) -> np.ndarray:
+        x, y = coords.T
+        cc, ss = np.repeat(c, n), np.repeat(s, n)
+        return np.stack([cc * x + (-ss) * y + np.repeat(offset[:, 0], n),
+                         ss * x + cc * y + np.repeat(offset[:, 1], n)]).T
+
+    moved = shapely.transform(np.full(count, b.material, dtype=object), placed)
+    return shapely.area(shapely.intersection(a.material, moved)) > 1e-12 * size * size
+
+
+def place(points: np.ndarray, angle: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """Points (n, 2) turned by each angle (K,) and moved by each offset (K, 2): (K, n, 2)."""
+    c, s = np.cos(angle)[:, None], np.sin(angle)[:, None]
+    x, y = points[:, 0][None, :], points[:, 1][None, :]
+    return np.stack([c * x - s * y + offset[:, None, 0], s * x + c * y + offset[:, None, 1]], axis=-1)
+
+
+def _turned(vectors: np.ndarray, angle: np.ndarray) -> np.ndarray:
+    """Vectors (K, n, 2) or (p, 2) turned by angles (K,) or (p,)."""
+    c, s = np.cos(angle), np.sin(angle)
+    if vectors.ndim == 3:
+        c, s = c[:, None], s[:, None]
+    return np.stack([c * vectors[..., 0] - s * vectors[..., 1], s * vectors[..., 0] + c * vectors[..., 1]], axis=-1)
+
+
+def _concat(parts: list[_Roots]) -> _Roots:
+    return _Roots(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("k", "v", "feature", "change", "degenerate")))
+
+
+@dataclass(frozen=True)
+class _Sides:
+    """One way round of a pair's contacts: the *movers* (vertices and arc edges of one part,
+    moving relative to the other) and the *edges* they meet (the other part's), all at ``K``
+    placements in A's frame. Kind 0: B moves against A; kind 1: A moves against B (the
+    motion reversed). Edge arrays (K, ne, ...): start, vector, outward unit normal of a
+    straight edge, centre and signed radius of an arc. Mover arrays (K, nm, 2): points,
+    and the unit directions leaving each along its previous and next edge."""
+
+    kind: int
+    na: int
+    nb: int
+    movers: np.ndarray
+    back: np.ndarray
+    ahead: np.ndarray
+    mover_arcs: np.ndarray      # the movers' arc edges, by their index in their part
+    mover_centers: np.ndarray   # (K, arcs, 2)
+    mover_radii: np.ndarray     # (arcs,) signed
+    mover_ends: np.ndarray      # (K, arcs, 2, 2): each arc's start and end
+    e0: np.ndarray
+    ev: np.ndarray
+    en: np.ndarray
+    ec: np.ndarray
+    er: np.ndarray
+    kept: np.ndarray            # A's vertices and edges in play, by their index in A
+
+    @classmethod
+    def of(cls, a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, kind: int,
+           kept: np.ndarray | None = None) -> _Sides:
+        """Kind ``kind``'s arrays; of A, only the vertices and edges ``kept`` (all by default)."""
+        K = len(angle)
+        kept = np.arange(len(a.vertices)) if kept is None else kept
+        placed = place(b.vertices, angle, offset)
+        if kind == 0:
+            mover, movers, arcs = b, placed, b.arcs
+            back, ahead = (_turned(np.broadcast_to(x, (K,) + x.shape), angle) for x in b.tangents())
+            centers = place(b.centers[arcs], angle, offset)
+            ends = np.stack([placed[:, arcs], placed[:, b.following[arcs]]], axis=2)
+            e0, ev, en = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in _edges(a.vertices, a.following))
+            ec, er = np.broadcast_to(a.centers[kept], (K, len(kept), 2)), a.radii[kept]
+        else:
+            mover, arcs = a, kept[a.radii[kept] != 0]
+            movers = np.broadcast_to(a.vertices[kept], (K, len(kept), 2))
+            back, ahead = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in a.tangents())
+            centers = np.broadcast_to(a.centers[arcs], (K, len(arcs), 2))
+            ends = np.broadcast_to(np.stack([a.vertices[arcs], a.vertices[a.following[arcs]]], axis=1),
+                                   (K, len(arcs), 2, 2))
+            e0, ev, en = _edges(placed, b.following)
+            ec = place(b.centers, angle, offset)
+            er = b.radii
+        return cls(kind, len(a.vertices), len(b.vertices), movers, back, ahead, arcs, centers,
+                   mover.radii[arcs], ends, e0, ev, en, ec, er, kept)
+
+    def vertex_feature(self, e: np.ndarray, m: np.ndarray, root: int | np.ndarray) -> np.ndarray:
+        """Features of mover vertex m on edge e (see :func:`translation_intervals`)."""
+        if self.kind == 0:
+            return (self.kept[e] * self.nb + m) * 2 + root
+        return (self.na * self.nb + self.kept[m] * self.nb + e) * 2 + root
+
+    def tangency_feature(self, e: np.ndarray, j: np.ndarray, which: int, root: int | np.ndarray) -> np.ndarray:
+        """Features of mover arc edge j (its index in its part) tangent to edge e, ``which``
+        of its two tangencies."""
+        i, jb = (self.kept[e], j) if self.kind == 0 else (j, e)
+        return (2 * self.na * self.nb + (i * self.nb + jb) * 2 + which) * 2 + root
+
+
+def _edges(vertices: np.ndarray, following: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edge starts, edge vectors and outward unit normals (material on the left)."""
+    start = vertices
+    vector = vertices[..., following, :] - vertices
+    normal = np.stack([vector[..., 1], -vector[..., 0]], axis=-1)
+    length = np.linalg.norm(normal, axis=-1, keepdims=True)
+    return start, vector, normal / np.where(length > 0, length, 1.0)
+
+
+def _pairs(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (interval index, key index) with lows[i] <= keys[j] <= highs[i]; keys sorted
+    ascending per row of ``lows`` (each row's keys are ``keys`` shifted by nothing)."""
+    first = np.searchsorted(keys, lows, side="left")
+    last = np.searchsorted(keys, highs, side="right")
+    counts = np.maximum(last - first, 0).ravel()
+    owner = np.repeat(np.arange(counts.size), counts)
+    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    return owner, first.ravel()[owner] + offsets
+
+
+def _contact(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a contact point lies along edge e (a fraction of it, of its angle for an arc)
+    and the edge's outward unit normal there."""
+    curved = f.er[e] != 0
+    with np.errstate(invalid="ignore", divide="ignore"):  # where no root exists the point is nan
+        t = _along(point, f.e0[k, e], f.ev[k, e])
+        normal = f.en[k, e].copy()
+        if curved.any():
+            kc, ec = k[curved], e[curved]
+            center = f.ec[kc, ec]
+            t[curved] = _arc_fraction(point[curved], center, f.e0[kc, ec], f.e0[kc, ec] + f.ev[kc, ec], f.er[ec])
+            radial = point[curved] - center
+            normal[curved] = np.sign(f.er[ec])[:, None] * radial / np.hypot(radial[:, 0], radial[:, 1])[:, None]
+    return t, normal
+
+
+def _arc_fraction(point: np.ndarray, center: np.ndarray, start: np.ndarray, end: np.ndarray,
+                  radius: np.ndarray) -> np.ndarray:
+    """Where a point's direction from an arc's centre lies along the arc, as a fraction of its
+    sweep (negative or above one: outside it)."""
+    sign = np.sign(radius)
+
+    def angle(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        return (sign * np.arctan2(_cross(p, q), np.einsum("px,px->p", p, q))) % TURN
+
+    span = angle(start - center, end - center)
+    at = angle(start - center, point - center)
+    at = np.where(at > span / 2 + math.pi, at - TURN, at)
+    return at / np.where(span > 0, span, 1.0)
+
+
+def _vertex_contact(f: _Sides, k: np.ndarray, e: np.ndarray, m: np.ndarray, point: np.ndarray,
+                    motion) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Mover vertex m on edge e at ``point``: where it lies along the edge, and on which side
+    of the edge each of the vertex's two edges leaves it (``motion`` turns the mover's
+    directions to where it is), which tells whether each starts or stops crossing the edge."""
+    t, normal = _contact(f, k, e, point)
+    sides = [np.einsum("px,px->p", normal, motion(direction[k, m])) for direction in (f.back, f.ahead)]
+    return t, sides
+
+
+def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
+    """Mover vertices meeting edges, moving along ``d`` (kind 0) or against it (kind 1)."""
+    direction = d if f.kind == 0 else -d
+    side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
+    offset = np.einsum("kvx,kx->kv", f.movers, side)
+    ends = np.stack([np.einsum("kex,kx->ke", f.e0, side), np.einsum("kex,kx->ke", f.e0 + f.ev, side)], axis=-1)
+    low, high = ends.min(axis=2), ends.max(axis=2)
+    curved = f.er != 0
+    if curved.any():
+        middle = np.einsum("kex,kx->ke", f.ec[:, curved], side)
+        low[:, curved], high[:, curved] = middle - np.abs(f.er[curved]), middle + np.abs(f.er[curved])
+    span = np.abs(ends).max(initial=0.0) * 1e-12 + 1e-300
+    k_, e_, m_ = _candidates(offset, low - span, high + span)
+    w = f.movers[k_, m_]
+    dk = direction[k_]
+    found = []
+    straight = f.er[e_] == 0
+    if straight.any():
+        k, e, m, p = k_[straight], e_[straight], m_[straight], w[straight]
+        n = f.en[k, e]
+        rate = np.einsum("px,px->p", n, dk[straight])
+        moving = np.abs(rate) > 1e-12
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = np.where(moving, np.einsum("px,px->p", n, f.e0[k, e] - p) / np.where(moving, rate, 1.0), 0.0)
+        point = p + v[:, None] * dk[straight]
+        t, sides = _vertex_contact(f, k, e, m, point, lambda x: x)
+        found.append(_classify(k, v, f.vertex_feature(e, m, 0), rate < 0, t, sides, ~moving))
+    if (~straight).any():
+        k, e, m, p, dc = k_[~straight], e_[~straight], m_[~straight], w[~straight], dk[~straight]
+        rel = p - f.ec[k, e]
+        rho = np.abs(f.er[e])
+        b = np.einsum("px,px->p", dc, rel)
+        disc = b * b - (np.einsum("px,px->p", rel, rel) - rho * rho)
+        real = disc >= -1e-9 * rho * rho
+        root_ = np.sqrt(np.maximum(disc, 0.0))
+        tie = np.abs(disc) <= 1e-9 * rho * rho
+        for root, v in ((0, -b - root_), (1, -b + root_)):
+            keep = real
+            point = p + v[:, None] * dc
+            t, sides = _vertex_contact(f, k, e, m, point, lambda x: x)
+            t = np.where(keep, t, np.nan)
+            entering = np.full(len(k), root == 0) == (f.er[e] > 0)
+            found.append(_classify(k, v, f.vertex_feature(e, m, root), entering, t, sides, tie))
+    return _concat(found) if found else _no_roots()
+
+
+def _no_roots() -> _Roots:
+    empty = np.zeros(0)
+    return _Roots(empty.astype(int), empty, empty.astype(np.int64), empty.astype(int), empty.astype(bool))
+
+
+def _rotation_roots(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
+    """Mover vertices meeting edges, turning by ``sign * v`` about ``center`` (kind 0) or by
+    ``-sign * v`` (kind 1). Each contact is where ``alpha cos phi + beta sin phi = gamma``
+    (phi the turn): on a straight edge the vertex is on its line, on an arc at its radius."""
+    turn = sign if f.kind == 0 else -sign
+    arm = f.movers - center[:, None, :]
+    radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
+    near, far = _distance_range(f.e0, f.ev, f.ec, f.er, center)                   # (K, ne)
+    k_, e_, m_ = _candidates(radius, near * (1 - 1e-9), far * (1 + 1e-9))
+    w = arm[k_, m_]
+    origin = center[k_]
+    curved = f.er[e_] != 0
+    u = np.where(curved[:, None], origin - f.ec[k_, e_], f.en[k_, e_])
+    rho = np.abs(f.er[e_])
+    gamma = np.where(curved, (rho * rho - np.einsum("px,px->p", u, u) - np.einsum("px,px->p", w, w)) / 2,
+                     np.einsum("px,px->p", f.en[k_, e_], f.e0[k_, e_] - origin))
+    roots = _sinusoid_roots(u, w, gamma)
+    found = []
+    for root, phi in enumerate(roots.phi):
+        point = origin + _turned(w, phi)
+        t, sides = _vertex_contact(f, k_, e_, m_, point, lambda x, phi=phi: _turned(x, phi))
+        t = np.where(roots.reach, t, np.nan)
+        # As phi grows the vertex leaves the edge's inner side (or an arc's circle, convex
+        # side inward) at the first root and comes back at the second; v runs with phi or
+        # against it; a concave arc's material is outside its circle.
+        entering = np.full(len(k_), (root == 1) == (turn > 0)) == (f.er[e_] >= 0)
+        found.append(_classify(k_, _wrap(phi * turn), f.vertex_feature(e_, m_, root), entering, t, sides,
+                               roots.grazing))
+    return _concat(found)
+
+
+@dataclass(frozen=True)
+class _Sinusoid:
+    """Roots of ``alpha cos phi + beta sin phi = gamma`` with ``alpha = u . w`` and ``beta =
+    u x w`` (that is ``u . R(phi) w = gamma``): the two roots, whether they exist, whether
+    they nearly coincide (a graze)."""
+
+    phi: tuple[np.ndarray, np.ndarray]
+    reach: np.ndarray
+    grazing: np.ndarray
+
+
+def _sinusoid_roots(u: np.ndarray, w: np.ndarray, gamma: np.ndarray) -> _Sinusoid:
+    alpha = u[:, 0] * w[:, 0] + u[:, 1] * w[:, 1]
+    beta = u[:, 1] * w[:, 0] - u[:, 0] * w[:, 1]
+    r = np.hypot(alpha, beta)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        spread = np.arccos(np.clip(gamma / np.where(r > 0, r, 1.0), -1.0, 1.0))
+    base = np.arctan2(beta, alpha)
+    return _Sinusoid((base - spread, base + spread), np.abs(gamma) <= r * (1 + 1e-9),
+                     np.abs(np.abs(gamma) - r) <= 1e-9 * r)
+
+
+def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
+    """Mover arcs tangent to edges as they turn: a mover arc's centre at its radius from a
+    straight edge's line, or at the sum or difference of the radii from an arc's centre
+    (arc against arc once, in kind 0). Each tangency inside both edges adds or removes two
+    crossings of the outlines."""
+    turn = sign if f.kind == 0 else -sign
+    near, far = _distance_range(f.e0, f.ev, f.ec, f.er, center)
+    arm = f.mover_centers - center[:, None, :]                                   # (K, arcs, 2)
+    k_, e_, j_ = _arc_candidates(f, np.hypot(arm[..., 0], arm[..., 1]), near, far)
+    curved = f.er[e_] != 0
+    w = arm[k_, j_]
+    origin = center[k_]
+    rho_a, rho_b = np.abs(f.er[e_]), np.abs(f.mover_radii[j_])
+    u = np.where(curved[:, None], origin - f.ec[k_, e_], f.en[k_, e_])
+    found = []
+    for which in (0, 1):
+        # straight: the centre at +rho (which 0) or -rho (1) from the line; arc: at the
+        # sum of the radii (0) or their difference (1) from its centre.
+        reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
+        offset = np.einsum("px,px->p", f.en[k_, e_], f.e0[k_, e_] - origin) + (rho_b if which == 0 else -rho_b)
+        gamma = np.where(curved, (reach_ab ** 2 - np.einsum("px,px->p", u, u) - np.einsum("px,px->p", w, w)) / 2, offset)
+        roots = _sinusoid_roots(u, w, gamma)
+        valid = roots.reach & ~(curved & (reach_ab <= 1e-12 * rho_b))
+        for root, phi in enumerate(roots.phi):
+            moved = origin + _turned(w, phi)                                       # the mover arc's centre
+            touch = _touch_point(f, k_, e_, moved, rho_b, which)
+            t_edge, _ = _contact(f, k_, e_, touch)
+            t_arc = _mover_fraction(f, k_, j_, _turned(touch - moved, -phi))
+            # Crossings appear where the centre comes within reach: towards the line
+            # (which 0), away from it (1); within the sum of the radii, or beyond their
+            # difference. Growing phi moves it away at the first root.
+            entering = np.full(len(k_), (root == 1) == (turn > 0)) == (which == 0)
+            feature = f.tangency_feature(e_, f.mover_arcs[j_], which, root)
+            found.append(_classify_tangency(k_, _wrap(phi * turn), feature, entering, np.where(valid, t_edge, np.nan),
+                                            t_arc, roots.grazing))
+    return _concat(found)
+
+
+def _arc_candidates(f: _Sides, keys: np.ndarray, lows: np.ndarray,
+                    highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(placement, edge, mover arc) triples whose arc, at its radius about its key (K, arcs),
+    may reach the edge's [low, high]: the arcs grouped by radius, each group culled at once.
+    Kind 1 meets straight edges only (arc against arc is found once, in kind 0)."""
+    if f.kind == 1:
+        lows, highs = lows.copy(), highs.copy()
+        lows[:, f.er != 0], highs[:, f.er != 0] = np.inf, -np.inf
+    radii = np.abs(f.mover_radii)
+    ks, es, js = [], [], []
+    for radius in np.unique(radii):
+        group = np.flatnonzero(radii == radius)
+        k, e, m = _candidates(keys[:, group], (lows - radius) * (1 - 1e-9), (highs + radius) * (1 + 1e-9))
+        ks.append(k)
+        es.append(e)
+        js.append(group[m])
+    return tuple(np.concatenate(x) if x else np.zeros(0, int) for x in (ks, es, js))
+
+
+def _mover_fraction(f: _Sides, k: np.ndarray, j: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """Where a direction from a mover arc's centre (in the mover's placed frame) lies along it."""
+    center = f.mover_centers[k, j]
+    return _arc_fraction(direction, np.zeros_like(direction), f.mover_ends[k, j, 0] - center,
+                         f.mover_ends[k, j, 1] - center, f.mover_radii[j])
+
+
+def _touch_point(f: _Sides, k: np.ndarray, e: np.ndarray, moved: np.ndarray, rho_b: np.ndarray, which: int) -> np.ndarray:
+    """Where a mover arc (centre ``moved``, radius ``rho_b``) touches edge e at a tangency:
+    the foot of its centre on a straight edge's line; on the line of centres for an arc."""
+    out = moved - (rho_b if which == 0 else -rho_b)[:, None] * f.en[k, e]
+    curved = f.er[e] != 0
+    if curved.any():
+        center = f.ec[k[curved], e[curved]]
+        rho_a = np.abs(f.er[e[curved]])
+        away = moved[curved] - center
+        length = np.hypot(away[:, 0], away[:, 1])
+        away /= np.where(length > 0, length, 1.0)[:, None]
+        outward = np.where((which == 0) | (rho_a >= rho_b[curved]), 1.0, -1.0)
+        out[curved] = center + (outward * rho_a)[:, None] * away
+    return out
+
+
+def _translation_tangencies(f: _Sides, d: np.ndarray) -> _Roots:
+    """Mover arcs tangent to edges as they move along ``d`` (kind 0) or against it (kind 1):
+    linear in the distance against a straight edge, quadratic against an arc (arc against
+    arc once, in kind 0)."""
+    direction = d if f.kind == 0 else -d
+    side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
+    ends = np.stack([np.einsum("kex,kx->ke", f.e0, side), np.einsum("kex,kx->ke", f.e0 + f.ev, side)], axis=-1)
+    low, high = ends.min(axis=2), ends.max(axis=2)
+    curved_edges = f.er != 0
+    if curved_edges.any():
+        middle = np.einsum("kex,kx->ke", f.ec[:, curved_edges], side)
+        low[:, curved_edges] = middle - np.abs(f.er[curved_edges])
+        high[:, curved_edges] = middle + np.abs(f.er[curved_edges])
+    keys = np.einsum("kjx,kx->kj", f.mover_centers, side)
+    span = np.abs(ends).max(initial=0.0) * 1e-12 + 1e-300
+    k_, e_, j_ = _arc_candidates(f, keys, low - span, high + span)
+    curved = f.er[e_] != 0
+    c0 = f.mover_centers[k_, j_]
+    dk = direction[k_]
+    rho_a, rho_b = np.abs(f.er[e_]), np.abs(f.mover_radii[j_])
+    n = f.en[k_, e_]
+    rate = np.einsum("px,px->p", n, dk)
+    moving = np.abs(rate) > 1e-12
+    rel = c0 - f.ec[k_, e_]
+    b = np.einsum("px,px->p", dk, rel)
+    found = []
+    for which in (0, 1):
+        # straight: v solves n . (c0 + v d - e0) = +-rho; arc: |c0 + v d - ca| = ra +- rb.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            linear = ((rho_b if which == 0 else -rho_b) - np.einsum("px,px->p", n, c0 - f.e0[k_, e_])) / np.where(
+                moving, rate, 1.0)
+            reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
+            disc = b * b - (np.einsum("px,px->p", rel, rel) - reach_ab ** 2)
+        scale = np.maximum(reach_ab, rho_b) ** 2
+        tie = curved & (np.abs(disc) <= 1e-9 * scale)
+        real = np.where(curved, (disc >= -1e-9 * scale) & (reach_ab > 1e-12 * rho_b), moving)
+        spread = np.sqrt(np.maximum(np.nan_to_num(disc), 0.0))
+        for root in (0, 1):
+            if root == 0:
+                v = np.where(curved, -b - spread, linear)
+                keep = real
+                # Towards the line (which 0: rate < 0) or away from it (1); into the sum
+                # of the radii (the nearer root), or out past their difference (the farther).
+                entering = np.where(curved, which == 0, (rate < 0) == (which == 0))
+            else:
+                v = -b + spread
+                keep = real & curved
+                entering = np.full(len(k_), which == 1)
+            moved = c0 + np.where(np.isfinite(v), v, 0.0)[:, None] * dk
+            touch = _touch_point(f, k_, e_, moved, rho_b, which)
+            t_edge, _ = _contact(f, k_, e_, touch)
+            t_arc = _mover_fraction(f, k_, j_, touch - moved)
+            feature = f.tangency_feature(e_, f.mover_arcs[j_], which, root)
+            found.append(_classify_tangency(k_, v, feature, entering, np.where(keep, t_edge, np.nan), t_arc, tie))
+    return _concat(found)
+
+
+def _classify_tangency(k: np.ndarray, v: np.ndarray, feature: np.ndarray, entering: np.ndarray, t_edge: np.ndarray,
+                       t_arc: np.ndarray, tie: np.ndarray) -> _Roots:
+    """Tangencies inside both edges: two crossings of the outlines appear (entering) or go.
+    One at an end of either edge, or a graze, is degenerate (see :func:`_classify`)."""
+    keep = (t_edge >= -ENDS) & (t_edge <= 1 + ENDS) & (t_arc >= -ENDS) & (t_arc <= 1 + ENDS)
+    ends = [np.abs(t) <= ENDS for t in (t_edge, t_arc)] + [np.abs(t - 1) <= ENDS for t in (t_edge, t_arc)]
+    degenerate = np.logical_or.reduce(ends) | tie
+    change = np.where(entering, 2, -2)
+    return _Roots(k[keep], v[keep], feature[keep], change[keep], degenerate[keep])
+
+
+def _candidates(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(placement, edge, vertex) triples whose vertex key lies in the edge's [low, high]."""
+    order = np.argsort(keys, axis=1)
+    ordered = np.take_along_axis(keys, order, 1)
+    if len(keys) and all(np.isfinite(x).all() for x in (ordered, lows, highs)):
+        # Every placement at once, exactly: (placement, key) as the complex number
+        # placement + i key sorts and compares lexicographically, so one search over all
+        # rows finds what one search per row finds.
+        rows = np.arange(len(keys), dtype=float)[:, None]
+        flat = (rows + 1j * ordered).ravel()
+        first = np.searchsorted(flat, rows + 1j * lows, side="left")
+        last = np.searchsorted(flat, rows + 1j * highs, side="right")
+        counts = np.maximum(last - first, 0).ravel()
+        owner = np.repeat(np.arange(counts.size), counts)
+        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        at = first.ravel()[owner] + offsets
+        width = lows.shape[1]
+        return owner // width, owner % width, order.ravel()[at]
+    ks, edges, movers = [], [], []
+    for k in range(len(keys)):
+        owner, at = _pairs(ordered[k], lows[k], highs[k])
+        ks.append(np.full(len(owner), k))
+        edges.append(owner)
+        movers.append(order[k][at])
+    return tuple(np.concatenate(x) if x else np.zeros(0, int) for x in (ks, edges, movers))
+
+
+def _along(point: np.ndarray, start: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """Where a point lies along an edge, as a fraction of it."""
+    return np.einsum("px,px->p", point - start, vector) / np.einsum("px,px->p", vector, vector)
+
+
+def _classify(k: np.ndarray, v: np.ndarray, feature: np.ndarray, entering: np.ndarray, t: np.ndarray,
+              sides: list[np.ndarray], tie: np.ndarray) -> _Roots:
+    """Roots whose contact lies on the edge, with the count's change there. A root at an
+    edge's end, with a neighbouring vertex on the edge's line, or where the vertex only
+    grazes the line, is *degenerate*: its change depends on more than the one contact, so
+    its placement is settled by direct overlap tests instead."""
+    near_end = (np.abs(t) <= ENDS) | (np.abs(t - 1) <= ENDS)
+    keep = (t >= -ENDS) & (t <= 1 + ENDS)
+    scale = 1e-9 * (np.abs(np.concatenate(sides)).max(initial=0.0) + 1e-300)
+    flat = np.zeros(len(k), bool)
+    for s in sides:
+        flat |= np.abs(s) <= scale
+    before = np.where(entering, 1.0, -1.0)
+    crossing = sum(np.where(np.sign(s) == before, 1, -1) for s in sides)
+    change = np.where(entering, 1, -1) + crossing
+    degenerate = near_end | flat | tie
+    return _Roots(k[keep], v[keep], feature[keep], change[keep], degenerate[keep])
+
+
+def _cross(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    return p[..., 0] * q[..., 1] - p[..., 1] * q[..., 0]
+
+
+def _distance_range(e0: np.ndarray, ev: np.ndarray, ec: np.ndarray, er: np.ndarray,
+                    center: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least and greatest distance of each edge from the centre (K, ne); for an arc, of its
+    whole circle (at most a quarter of which it is)."""
+    rel = e0 - center[:, None, :]
+    length2 = np.einsum("kex,kex->ke", ev, ev)
+    t = np.clip(-np.einsum("kex,kex->ke", rel, ev) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+    closest = rel + t[..., None] * ev
+    near = np.hypot(closest[..., 0], closest[..., 1])
+    far = np.maximum(np.hypot(rel[..., 0], rel[..., 1]), np.hypot(*(rel + ev).transpose(2, 0, 1)))
+    curved = er != 0
+    if curved.any():
+        rho = np.abs(er[curved])
+        middle = np.hypot(*(ec[:, curved] - center[:, None, :]).transpose(2, 0, 1))
+        near[:, curved] = np.maximum(middle - rho, 0.0)
+        far[:, curved] = middle + rho
+    return near, far
+
+
+def _wrap(v: np.ndarray) -> np.ndarray:
+    """Angles into [-pi, pi)."""
+    return (v + math.pi) % TURN - math.pi
+
+
+def _starts(roots: _Roots, K: int) -> np.ndarray:
+    """Per placement, a value of ``v`` half way across the widest gap between its roots
+    (the first widest, going round from the lowest root), for every placement at once."""
+    order = np.lexsort((roots.v, roots.k))
+    k, v = roots.k[order], roots.v[order]
+    start = np.zeros(K)
+    if not len(k):
+        return start
+    bounds = np.searchsorted(k, np.arange(K + 1))
+    index = np.arange(len(k))
+    first, last = bounds[:-1][k], bounds[1:][k] - 1
+    gaps = np.where(index == last, v[first] + TURN, v[np.minimum(index + 1, len(k) - 1)]) - v
+    groups = np.flatnonzero(bounds[1:] > bounds[:-1])
+    widest = np.maximum.reduceat(gaps, bounds[groups])
+    g = np.minimum.reduceat(np.where(gaps == widest[np.searchsorted(groups, k)], index, len(k)), bounds[groups])
+    start[groups] = _wrap(v[g] + gaps[g] / 2)
+    return start
+
+
+def _intervals(roots: _Roots, K: int, start: np.ndarray, cyclic: bool, overlaps) -> Intervals:
+    """Blocked intervals from the roots per placement: the count is followed through the
+    roots in order, from a start value (far below for a translation), and is positive
+    where the parts overlap (``overlaps(k, values)`` tells directly, see :func:`_levels`).
+    Roots at one value act together: their changes add up, and the first feature there
+    (in feature order) names the contact. Translations whose count needs no direct test
+    are settled for all placements at once (:func:`_plain_runs`)."""
+    k_all, v_all, f_all, c_all, d_all = _merged(roots)
+    bounds = np.searchsorted(k_all, np.arange(K + 1))
+    found = [np.zeros((0, 5))]
+    if cyclic:
+        followed, runs = _turned_runs(k_all, v_all, f_all, c_all, d_all, bounds, start, overlaps)
+    else:
+        followed, runs = _plain_runs(k_all, v_all, f_all, c_all, d_all, bounds)
+    found.append(runs)
+    for k in np.flatnonzero(followed).tolist():
+        v, f, c, odd = (x[bounds[k]:bounds[k + 1]] for x in (v_all, f_all, c_all, d_all))
+        if cyclic and len(v):
+            turn = int(np.searchsorted(v, start[k]))
+            v = np.concatenate([v[turn:], v[:turn] + TURN])
+            f, c, odd = (np.concatenate([x[turn:], x[:turn]]) for x in (f, c, odd))
+        levels = _levels(v, c, odd, float(start[k]), cyclic, lambda x, k=k: overlaps(np.full(len(x), k), x))
+        found.append(_placed(k, _runs(v, f, levels > 0, cyclic)))
+    runs = np.concatenate(found)
+    runs = runs[np.lexsort((runs[:, 1], runs[:, 0]))]
+    placement = runs[:, 0].astype(np.int64)
+    counts = np.bincount(placement, minlength=K)
+    table = np.full((K, max(1, int(counts.max(initial=0))), 4), np.nan)
+    table[placement, np.arange(len(runs)) - np.searchsorted(placement, placement)] = runs[:, 1:]
+    features = np.where(np.isnan(table[..., 2:]), NO_FEATURE, table[..., 2:]).astype(np.int64)
+    return Intervals(table[..., 0], table[..., 1], features[..., 0], features[..., 1], counts)
+
+
+def _placed(k: int, runs: list[list]) -> np.ndarray:
+    """One placement's runs as rows (placement, lo, hi, lo feature, hi feature)."""
+    return np.column_stack([np.full(len(runs), k), np.array(runs, float).reshape(-1, 4)])
+
+
+def _turned_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd: np.ndarray, bounds: np.ndarray,
+                 start: np.ndarray, overlaps) -> tuple[np.ndarray, np.ndarray]:
+    """A turn's blocked runs at every placement without a degenerate root, as
+    :func:`_levels` and :func:`_runs` find them one at a time: the roots taken round from
+    the start value, the count followed and anchored by one direct test where it is
+    lowest (all placements' tests at once), each placement's runs then read off. Rows
+    (placement, lo, hi, lo feature, hi feature), and which placements are left to follow
+    one by one (a degenerate root, or a count whose ends disagree)."""
+    K = len(bounds) - 1
+    counts = np.diff(bounds)
+    followed = np.zeros(K, bool)
+    followed[k[odd]] = True
+    first = bounds[:-1][k]
+    below = v < start[k]
+    turn = np.bincount(k[below], minlength=K)
+    order = np.empty(len(k), int)
+    order[first + (np.arange(len(k)) - first - turn[k]) % counts[k]] = np.arange(len(k))
+    v, f, c = np.where(below, v + TURN, v)[order], f[order], c[order]
+    total = np.cumsum(c)
+    after = total - np.concatenate([[0], total])[bounds[:-1]][k]
+    # The stretch where the count is lowest (the first such): before the first root (0)
+    # unless the count dips below zero, then after the first root that takes it lowest.
+    groups = np.flatnonzero(counts > 0)
+    lowest = np.zeros(K, int)
+    lowest[groups] = np.minimum(np.minimum.reduceat(after, bounds[groups]), 0)
+    index = np.arange(len(k))
+    dips = np.full(K, len(k))
+    dips[groups] = np.minimum.reduceat(np.where(after == lowest[k], index, len(k)), bounds[groups])
+    g = np.where(lowest < 0, dips - bounds[:-1] + 1, 0)
+    # The probe inside that stretch (as _probes places it); a placement without roots, its start.
+    probe = start.copy()
+    before = (v[bounds[1:][groups] - 1] - TURN + v[bounds[:-1][groups]]) / 2
+    probe[groups] = before
+    inner = groups[(g[groups] > 0) & (g[groups] < counts[groups])]
+    at = bounds[:-1][inner] + g[inner]
+    probe[inner] = (v[at - 1] + v[at]) / 2
+    whole = groups[g[groups] == counts[groups]]
+    probe[whole] = before[np.searchsorted(groups, whole)] + TURN
+    plain = np.flatnonzero(~followed)
+    target = overlaps(plain, probe[plain]).astype(int)
+    shift = np.zeros(K, int)
+    shift[plain] = target - lowest[plain]
+    last = np.zeros(K, int)
+    last[groups] = after[bounds[1:][groups] - 1]
+    followed[plain] = (shift[plain] > 0) != (last[plain] + shift[plain] > 0)
+    rows = []
+    for p in np.flatnonzero(~followed).tolist():
+        lo, hi = bounds[p], bounds[p + 1]
+        inside = np.concatenate([[shift[p]], after[lo:hi] + shift[p]]) > 0
+        rows.append(_placed(p, _runs(v[lo:hi], f[lo:hi], inside, True)))
+    return followed, np.concatenate(rows) if rows else np.zeros((0, 5))
+
+
+def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:
+    """The roots by placement and value, those at one value of one placement made one:
+    placement, value, first feature, summed change and whether any is degenerate."""
+    order = np.lexsort((roots.feature, roots.v, roots.k))
+    k, v, f, c, odd = (getattr(roots, name)[order] for name in ("k", "v", "feature", "change", "degenerate"))
+    if not len(k):
+        return k, v, f, c, odd
+    first = np.flatnonzero(np.concatenate([[True], (k[1:] != k[:-1]) | (v[1:] != v[:-1])]))
+    return k[first], v[first], f[first], np.add.reduceat(c, first), np.logical_or.reduceat(odd, first)
+
+
+def _plain_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd: np.ndarray,
+                bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A translation's blocked runs at every placement whose count, followed from zero far
+    below, never goes negative, comes back to zero and crosses no degenerate root (what
+    :func:`_levels` would leave as followed): rows (placement, lo, hi, lo feature, hi
+    feature). Also which placements are left to follow one by one."""
+    K = len(bounds) - 1
+    total = np.cumsum(c)
+    after = total - np.concatenate([[0], total])[bounds[:-1]][k]
+    before = after - c
+    followed = np.zeros(K, bool)
+    followed[k[odd | (after < 0)]] = True
+    ends = bounds[1:] - 1
+    some = bounds[1:] > bounds[:-1]
+    followed[some] |= after[ends[some]] != 0
+    plain = ~followed[k]
+    opens = np.flatnonzero(plain & (before == 0) & (after > 0))
+    closes = np.flatnonzero(plain & (before > 0) & (after == 0))
+    runs = np.column_stack([k[opens], v[opens], v[closes], f[opens], f[closes]]).astype(float)
+    return followed, runs
+
+
+def _levels(v: np.ndarray, c: np.ndarray, odd: np.ndarray, start: float, cyclic: bool, overlaps) -> np.ndarray:
+    """The count before the first root value, between values and after the last.
+
+    Followed value by value it is right up to a constant, except across a degenerate
+    root, whose change is unknown. So each stretch of values between degenerate ones is
+    anchored with one direct test where the followed count is lowest: free there, the
+    count is zero there; blocked, it is at least one there, so everywhere in the stretch.
+    A translation starts free far below. If the count still comes out inconsistent,
+    every stretch is tested directly."""
+    tentative = np.concatenate([[0], np.cumsum(c)])
+    probes = _probes(v, start, cyclic)
+    bounds = [0] + (np.flatnonzero(odd) + 1).tolist() + [len(tentative)]
+    levels = tentative.copy()
+    for segment, (lo, hi) in enumerate(zip(bounds, bounds[1:])):
+        if hi <= lo or (segment == 0 and not cyclic):
+            continue
+        g = lo + int(np.argmin(tentative[lo:hi]))
+        target = 1 if overlaps(probes[g:g + 1])[0] else 0
+        levels[lo:hi] += target - tentative[g]
+    same_end = (levels[-1] > 0) == (levels[0] > 0) if cyclic else levels[-1] == 0
+    if levels.min(initial=0) < 0 or not same_end:
+        levels = overlaps(probes).astype(int)
+    return levels
+
+
+def _probes(v: np.ndarray, start: float, cyclic: bool) -> np.ndarray:
+    """A value inside each stretch: before the first root, between roots, after the last."""
+    if not len(v):
+        return np.array([start if cyclic else 0.0])
+    inner = (v[:-1] + v[1:]) / 2
+    if cyclic:
+        before = (v[-1] - TURN + v[0]) / 2
+        return np.concatenate([[before], inner, [before + TURN]])
+    return np.concatenate([[v[0] - 1.0], inner, [v[-1] + 1.0]])
+
+
+def _runs(v: np.ndarray, f: np.ndarray, inside: np.ndarray, cyclic: bool) -> list[list]:
+    """Blocked stretches: ``inside[m]`` tells the stretch before root m (the last, after the
+    last root); for a turn the roots run from a start value once round."""
+    n = len(v)
+    if not inside.any():
+        return []
+    if cyclic and (not n or inside.all()):
+        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]]
+    flags = inside.astype(np.int8)
+    change = np.diff(np.concatenate([[0], flags, [0]]))
+    firsts, lasts = np.flatnonzero(change == 1), np.flatnonzero(change == -1) - 1
+    runs = []
+    for k, j in zip(firsts.tolist(), lasts.tolist()):
+        lo = v[k - 1] if k > 0 else (v[-1] - TURN if cyclic else -math.inf)
+        hi = v[j] if j < n else (v[0] + TURN if cyclic else math.inf)
+        f_lo = f[k - 1] if k > 0 else (f[-1] if cyclic else NO_FEATURE)
+        f_hi = f[j] if j < n else (f[0] if cyclic else NO_FEATURE)
+        runs.append([float(lo), float(hi), int(f_lo), int(f_hi)])
+    if cyclic and len(runs) > 1 and inside[0] and inside[n]:
+        first, last = runs[0], runs.pop()
+        runs[0] = [last[0], first[1] + TURN, last[2], first[3]]
+    out = []
+    for lo, hi, f_lo, f_hi in runs:
+        if cyclic and hi - lo >= TURN - 1e-12:
+            out.append([-math.pi, math.pi, NO_FEATURE, NO_FEATURE])
+            continue
+        if cyclic:
+            shift = TURN * math.floor((lo + math.pi) / TURN)
+            lo, hi = lo - shift, hi - shift
+        out.append([lo, hi, f_lo, f_hi])
+    return sorted(out)
+
+
+def label(a: Shape, b: Shape, feature: int) -> Label:
+    """The faces touching at contact ``feature``: an edge's faces and a vertex's feature, or
+    two edges' faces (a tangency)."""
+    na, nb = len(a.vertices), len(b.vertices)
+    rest = feature // 2
+    if rest < na * nb:
+        i, j = divmod(rest, nb)
+        return a.edge_faces[i], (b.vertex_features[j],)
+    if rest < 2 * na * nb:
+        i, j = divmod(rest - na * nb, nb)
+        return (a.vertex_features[i],), b.edge_faces[j]
+    i, j = divmod((rest - 2 * na * nb) // 2, nb)
+    return a.edge_faces[i], b.edge_faces[j]

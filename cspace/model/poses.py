@@ -1,0 +1,86 @@
+"""Where a part is: the planar transform of a fixed-axes part at given coordinate values.
+
+A transform is a 3x3 homogeneous matrix mapping local points to the plane.
+Linkage members get theirs from the linkage table (:mod:`cspace.spaces.linkage`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+
+from .geometry import Arc
+from .mechanism import LINKAGE, Mechanism, Part
+
+
+def rigid(angle: float, tx: float, ty: float) -> np.ndarray:
+    """The transform rotating by ``angle`` about the origin, then translating by (tx, ty)."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s, tx], [s, c, ty], [0.0, 0.0, 1.0]])
+
+
+def part_transform(mechanism: Mechanism, part: Part, values: Mapping[str, float],
+                   origin: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """Transform of a fixed or fixed-axes part given its coordinate values.
+
+    The part turns about its pivot, then translates along its axes. With ``origin``
+    the transform maps points relative to it to world points relative to it (the pivot
+    is taken relative to it first, so nothing large cancels).
+
+    >>> from cspace.io.loader import loads
+    >>> m = loads('[[parts]]\\nname="b"\\nmotion="fixed-axes"\\n'
+    ...           'coordinates=[{name="x", axis=[1,0], initial=2}]\\n'
+    ...           '[[parts.slices]]\\nz=[0,1]\\nprofiles=[{rect=[0,0,1,1]}]')
+    >>> part_transform(m, m.parts[0], {"x": 2.0})[:2, 2].tolist()
+    [2.0, 0.0]
+    """
+    if part.motion == LINKAGE:
+        raise ValueError(f"part {part.name!r} is a linkage member; its pose comes from the linkage")
+    angle, tx, ty = 0.0, 0.0, 0.0
+    pivot = (0.0, 0.0)
+    for name in part.coordinates:
+        coordinate = mechanism.coordinate(name)
+        value = values[name]
+        if coordinate.is_angle:
+            angle = value
+            pivot = (coordinate.pivot[0] - origin[0], coordinate.pivot[1] - origin[1])
+        else:
+            tx += value * coordinate.axis[0]
+            ty += value * coordinate.axis[1]
+    c, s = math.cos(angle), math.sin(angle)
+    # world = R (p - pivot) + pivot + t
+    return np.array([[c, -s, pivot[0] - c * pivot[0] + s * pivot[1] + tx],
+                     [s, c, pivot[1] - s * pivot[0] - c * pivot[1] + ty],
+                     [0.0, 0.0, 1.0]])
+
+
+def initial_values(mechanism: Mechanism) -> dict[str, float]:
+    """Every coordinate's initial value, by name."""
+    return {c.name: c.initial for c in mechanism.coordinates}
+
+
+def initial_bounds(mechanism: Mechanism) -> tuple[float, float, float, float]:
+    """Bounding box of every fixed and fixed-axes part in the initial configuration."""
+    values = initial_values(mechanism)
+    xs, ys = [], []
+    for part in mechanism.parts:
+        if part.motion == LINKAGE:
+            continue
+        transform = part_transform(mechanism, part, values)
+        for slice_ in part.slices:
+            for profile in slice_.profiles:
+                # Element end points and arc extents: robust even for profiles not yet checked.
+                points = []
+                for element in profile.elements:
+                    points += [element.start, element.end]
+                    if isinstance(element, Arc):
+                        (cx, cy), r = element.center, element.radius
+                        points += [(cx - r, cy - r), (cx + r, cy + r)]
+                world = np.asarray(points, float) @ transform[:2, :2].T + transform[:2, 2]
+                xs.extend(world[:, 0])
+                ys.extend(world[:, 1])
+    if not xs:
+        return (0.0, 0.0, 1.0, 1.0)
+    return (min(xs), min(ys), max(xs), max(ys))

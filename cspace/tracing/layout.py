@@ -1,0 +1,251 @@
+"""The constraining pairs laid out over a mechanism's coordinates, built once per analysis.
+
+Everything the region diagram reads and never changes: which coordinates each pair
+uses, every pair's point as one product, every pairwise region's rows in one flat
+table, and the coordinate limits as rows. :attr:`cspace.tracing.analysis.Analysis.layout`
+builds it on first use, so every trace (and every description) of an analysis shares it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from ..model.mechanism import Mechanism
+from ..spaces.pairspace import PairSpace
+
+DENSE_LIMIT = 20000  # a matrix (a region's rows, every pair's point) of at most this many entries is dense
+TURN = 2 * math.pi
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A coordinate resting on one of its limits (a stop), reported like a contact."""
+
+    coordinate: str
+    side: str
+    value: float
+
+    def __str__(self) -> str:
+        return f"{self.coordinate} at {self.side} limit {self.value:g}"
+
+    def __lt__(self, other) -> bool:
+        return str(self) < str(other)
+
+
+class RegionLayout:
+    """The static side of a region diagram: pairs, their columns and points, rows and limits.
+
+    ``points @ q`` holds every pair's point, pair p's at ``slices[p]:slices[p + 1]``;
+    ``incidence[p, j]`` says whether pair p uses coordinate j; ``table`` holds every
+    pairwise region's rows; ``limit_rows @ q <= limit_h`` are the coordinate limits,
+    tight within ``limit_tol`` and reported as ``limit_stops``.
+    """
+
+    def __init__(self, mechanism: Mechanism, pairs: tuple[PairSpace, ...]) -> None:
+        tol = mechanism.tolerance
+        n = len(mechanism.coordinates)
+        index = mechanism.coordinate_index
+        self.pairs = pairs
+        self.n = n
+        self.angle = np.array([c.is_angle for c in mechanism.coordinates])
+        self.length_tol, self.angle_tol = tol.length, tol.angle
+        self.columns = [np.array([index[c] for c in pair.coordinates]) for pair in pairs]
+        self.incidence = np.zeros((len(pairs), n), bool)
+        for p, columns in enumerate(self.columns):
+            self.incidence[p, columns] = True
+        self.points = _stacked([pair.matrix for pair in pairs], self.columns, n)
+        self.slices = np.cumsum([0] + [pair.dimension for pair in pairs])
+        self.point_owner = np.repeat(np.arange(len(pairs)), [pair.dimension for pair in pairs])
+        # Freely turning coordinates a pair wraps: each pair's regions cover one turn of them.
+        wraps = np.zeros(n, bool)
+        for pair, columns in zip(pairs, self.columns):
+            for k, period in enumerate(pair.periods):
+                if period:
+                    wraps[columns[np.flatnonzero(pair.matrix[k])[0]]] = True
+        self.wraps = np.flatnonzero(wraps)
+        self.table = RowTable(pairs, self.columns, n, self.wraps, tol.angle)
+        self.limit_rows, self.limit_h, self.limit_stops = _limits(mechanism)
+        self.limit_tol = np.array([self.tolerance(int(np.argmax(np.abs(r)))) for r in self.limit_rows])
+
+    def tolerance(self, j: int) -> float:
+        """The tolerance of a row on coordinate j: angle or length."""
+        return self.angle_tol if self.angle[j] else self.length_tol
+
+    def wrapped(self, q: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
+        """``q`` with every wrapping coordinate taken into its turn [-pi, pi), and the turns
+        taken off (one whole number per wrapping coordinate, in order).
+
+        >>> from cspace import analyze, load
+        >>> analyze(load("fixtures/feeder.toml")).layout.wrapped(np.zeros(8))[1]
+        ()
+        """
+        if not len(self.wraps):
+            return q, ()
+        angles = q[self.wraps]
+        turns = np.floor((angles + math.pi) / TURN)
+        local = q.copy()
+        local[self.wraps] = angles - turns * TURN
+        return local, tuple(int(t) for t in turns)
+
+    def local(self, q: np.ndarray, turns: tuple[int, ...]) -> np.ndarray:
+        """``q`` less the given turns of the wrapping coordinates (the frame of a region of those turns)."""
+        if not len(self.wraps):
+            return q
+        local = q.copy()
+        local[self.wraps] = q[self.wraps] - np.array(turns, float) * TURN
+        return local
+
+    def __repr__(self) -> str:
+        return f"RegionLayout(pairs={len(self.pairs)}, rows={len(self.table.bound)}, limits={len(self.limit_h)})"
+
+
+def _stacked(blocks: list[np.ndarray], columns: list[np.ndarray], n: int) -> np.ndarray | sparse.csr_array:
+    """The blocks stacked into one matrix of ``n`` columns, block k's columns at ``columns[k]``:
+    dense up to ``DENSE_LIMIT`` entries, else sparse, built from its entries (a large
+    mechanism's pairs each fill a few of its columns; the dense matrix is never made)."""
+    total = sum(len(block) for block in blocks)
+    offsets = np.cumsum([0] + [len(block) for block in blocks])[:-1]
+    rows = np.concatenate([np.repeat(np.arange(len(block)), len(where)) + offset
+                           for block, where, offset in zip(blocks, columns, offsets)]) if blocks else np.zeros(0, int)
+    cols = np.concatenate([np.tile(where, len(block)) for block, where in zip(blocks, columns)]) \
+        if blocks else np.zeros(0, int)
+    data = np.concatenate([block.ravel() for block in blocks]) if blocks else np.zeros(0)
+    entries = sparse.csr_array((data, (rows, cols)), shape=(total, n))
+    entries.eliminate_zeros()
+    entries.sort_indices()  # the entries, in the order, of the matrix made dense and then sparse
+    return entries.toarray() if total * n <= DENSE_LIMIT else entries
+
+
+def _limits(mechanism: Mechanism) -> tuple[np.ndarray, np.ndarray, tuple[Stop, ...]]:
+    """Coordinate limits as rows ``row @ q <= bound``, with the stop each one reports."""
+    n = len(mechanism.coordinates)
+    rows, bounds, stops = [], [], []
+    for j, c in enumerate(mechanism.coordinates):
+        if c.limits is None:
+            continue
+        for sign, value, side in ((-1.0, c.limits[0], "lower"), (1.0, c.limits[1], "upper")):
+            row = np.zeros(n)
+            row[j] = sign
+            rows.append(row)
+            bounds.append(sign * value)
+            stops.append(Stop(c.name, side, value))
+    # (len(rows), n), not (-1, n): with no coordinates (fixed parts only) -1 cannot be inferred
+    return np.array(rows, float).reshape(len(rows), n), np.array(bounds, float), tuple(stops)
+
+
+def _tangents_zeroed(rows: np.ndarray, norms: np.ndarray, tangent: float) -> np.ndarray:
+    """The rows with each entry whose coordinate moves within ``tangent`` of along the facet
+    set to zero (a row with no other entry kept whole: it stands as drawn)."""
+    small = (np.abs(rows) <= tangent * norms) & (rows != 0)
+    small &= np.any(np.abs(rows) > tangent * norms, axis=1)[:, None]
+    if not small.any():
+        return rows
+    rows = rows.copy()
+    rows[small] = 0.0
+    return rows
+
+
+class RowTable:
+    """Every pairwise region's rows over the mechanism's coordinates: ``A @ q <= bound``.
+
+    Region i of pair p owns rows ``start[base[p] + i]`` onwards, ``count[base[p] + i]``
+    of them; ``owner[r]`` is row r's pair and ``region[r]`` its region's number in the
+    pair. ``A`` is dense up to ``DENSE_LIMIT`` entries, sparse (CSR) beyond, so one
+    product gives every row's slack at a configuration, however large the mechanism.
+
+    A coordinate whose motion runs along a facet to within ``tangent`` (the angle
+    tolerance: the cosine of the facet's normal with the motion's direction in the pair
+    space) is tangent to it: its entry is zero. Without it an axis tilted by 1e-12 off a
+    face would be pushed by that face at 1e12 times the speed of what moves it; angles
+    closer than the angle tolerance coincide, and the drift this leaves, the tilt times
+    the distance moved, is within the length tolerance over the mechanism's size.
+    """
+
+    def __init__(self, pairs: tuple, columns: list[np.ndarray], n: int, wraps: np.ndarray | None = None,
+                 tangent: float = 0.0) -> None:
+        locals_, bound, counts = [], [], []
+        for pair in pairs:
+            locals_.append(_tangents_zeroed(np.vstack([region.rows for region in pair.geometry]) @ pair.matrix,
+                                            np.linalg.norm(pair.matrix, axis=0), tangent))
+            bound.extend(region.bounds for region in pair.geometry)
+            counts.extend(len(region.bounds) for region in pair.geometry)
+        total = sum(len(local) for local in locals_)
+        self.n = n
+        self.A = _stacked(locals_, columns, n)
+        # A region's bound moves by a turn's worth of each wrapping coordinate per turn.
+        wrapping = wraps if wraps is not None and len(wraps) else np.zeros(0, int)
+        per_turn = np.zeros((total, len(wrapping)))
+        start = 0
+        for local, where in zip(locals_, columns):
+            for k, j in enumerate(wrapping):
+                if j in where:
+                    per_turn[start:start + len(local), k] = TURN * local[:, list(where).index(j)]
+            start += len(local)
+        self.per_turn = per_turn
+        self.bound = np.concatenate(bound) if bound else np.zeros(0)
+        self.count = np.array(counts, int)
+        self.start = np.cumsum(self.count) - self.count
+        self.regions = np.array([len(p.geometry) for p in pairs], int)
+        self.base = np.cumsum(self.regions) - self.regions
+        self.owner = np.repeat(np.repeat(np.arange(len(pairs)), self.regions), self.count)
+        self.region = np.repeat(np.arange(len(self.count)) - np.repeat(self.base, self.regions), self.count)
+        self._filled = self.count > 0
+        # Each row's entries in its pair's columns (padded with zeros on a column past the
+        # last): a few rows made dense without indexing the sparse matrix.
+        width = max((len(where) for where in columns), default=0)
+        self._entries = np.zeros((total, width))
+        self._columns = np.full((total, width), n)
+        start = 0
+        for local, where in zip(locals_, columns):
+            self._entries[start:start + len(local), :len(where)] = local
+            self._columns[start:start + len(local), :len(where)] = where
+            start += len(local)
+
+    def indices(self, pairs: np.ndarray, regions: np.ndarray) -> np.ndarray:
+        """Rows of region ``regions[k]`` of pair ``pairs[k]``, for every k, in order."""
+        flat = self.base[pairs] + regions
+        counts = self.count[flat]
+        total = int(counts.sum())
+        offsets = np.repeat(self.start[flat] - np.cumsum(counts) + counts, counts)
+        return offsets + np.arange(total)
+
+    def bounds(self, rows: np.ndarray, turns: tuple[int, ...]) -> np.ndarray:
+        """Bounds of ``rows`` for regions ``turns`` turns along the wrapping coordinates."""
+        if not turns:
+            return self.bound[rows]
+        return self.bound[rows] + self.per_turn[rows] @ np.array(turns, float)
+
+    def slack(self, q: np.ndarray) -> np.ndarray:
+        """Every row's slack at ``q``: negative where it is violated."""
+        return self.bound - self.A @ q
+
+    def least(self, slack: np.ndarray, flat: np.ndarray | None = None) -> np.ndarray:
+        """Per region (flat index ``base[p] + i``): its rows' least slack; negative outside it,
+        about zero on its boundary, inf for a region without rows. With ``flat``, only those
+        regions' (the others inf): a step looks at a few regions of a pair with thousands."""
+        least = np.full(len(self.count), np.inf)
+        if flat is None:
+            if len(slack):
+                least[self._filled] = np.minimum.reduceat(slack, self.start[self._filled])
+            return least
+        flat = flat[self._filled[flat]]
+        if len(flat):
+            counts = self.count[flat]
+            firsts = np.cumsum(counts) - counts
+            rows = np.repeat(self.start[flat] - firsts, counts) + np.arange(int(counts.sum()))
+            least[flat] = np.minimum.reduceat(slack[rows], firsts)
+        return least
+
+    def rows(self, which: np.ndarray, dense: bool = False) -> np.ndarray | sparse.csr_array:
+        """Rows ``which`` of ``A``: dense when asked or up to ``DENSE_LIMIT`` entries, sparse beyond."""
+        if not sparse.issparse(self.A):
+            return self.A[which]
+        if dense or len(which) * self.n <= DENSE_LIMIT:
+            out = np.zeros((len(which), self.n + 1))
+            out[np.arange(len(which))[:, None], self._columns[which]] = self._entries[which]
+            return out[:, :self.n]
+        return self.A[which]

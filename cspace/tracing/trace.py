@@ -1,0 +1,334 @@
+"""The result of tracing: pieces of path, segments of uniform behaviour, samples.
+
+A *piece* is a stretch of path in one mechanism region under one mode of motion;
+within it every coordinate moves linearly between knots (the linkage-table cells).
+A *segment* is a maximal run of pieces with the same behaviour: the same driving
+motions and driving relations, the same contacts, and every coordinate moving the
+same way (or standing still). Segments therefore end where a contact begins or ends,
+a driving relation changes, a moving coordinate reverses or stops, an input is
+blocked or time runs out, and never at a free region boundary or a table cell.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..model.errors import TraceError
+from ..model.tolerance import NOISE
+from .analysis import Analysis
+from .layout import Stop
+
+TWO_PI = 2 * math.pi
+MAX_SAMPLES = 1_000_000
+INPUT_BLOCKED = "input blocked"
+INPUT_DONE = "input motion done"  # it ran for its duration: the next takes over
+
+
+@dataclass(frozen=True)
+class DriveLine:
+    """``source`` drives ``targets`` (coordinate indices), through a linkage or contacts."""
+
+    source: int
+    targets: tuple[int, ...]
+    through: str
+
+    def __repr__(self) -> str:
+        return f"DriveLine({self.source}, {self.targets}, through={self.through!r})"
+
+
+@dataclass
+class Piece:
+    """Path in one region under one mode, as knots (parameter, configuration).
+
+    The parameter is input time for an input step and the external motions' own
+    clock for an external step (which takes no input time: ``time`` stays put).
+    ``origin`` is where the sampling grid of this motion starts.
+    """
+
+    phase: str
+    motion: int
+    key: tuple[int, ...]
+    params: np.ndarray
+    configs: np.ndarray
+    time: float
+    origin: float
+    sampling: float
+    roots: tuple[int, ...]
+    lines: tuple[DriveLine, ...]
+    contacts: frozenset
+    signs: tuple[int, ...]
+    end: str
+
+    @property
+    def behaviour(self) -> tuple:
+        contacts = tuple(sorted(map(str, self.contacts)))
+        return (self.phase, self.motion, self.roots, self.lines, contacts, self.signs)
+
+    @property
+    def duration(self) -> float:
+        return float(self.params[-1] - self.params[0]) if self.phase == "input" else 0.0
+
+    def __repr__(self) -> str:
+        return (f"Piece({self.phase!r}, key={self.key}, params=[{self.params[0]:.6g}, "
+                f"{self.params[-1]:.6g}], end={self.end!r})")
+
+
+@dataclass
+class Segment:
+    """A maximal stretch of uniform behaviour (one record of paper Figure 4).
+
+    ``end`` says what ended it: the input blocked, contacts beginning or ending, a
+    coordinate starting, stopping or reversing, or, for the last, why the trace ended.
+    """
+
+    index: int
+    pieces: list[Piece]
+    end: str = ""
+    lead: int = 0  # the piece whose behaviour the segment has: the first, unless a ripple leads into it
+    trace: Trace | None = field(default=None, repr=False, compare=False)  # set by the trace holding it
+
+    @property
+    def first(self) -> Piece:
+        """The piece that says what the segment does (its motion, contacts and signs)."""
+        return self.pieces[self.lead]
+
+    @property
+    def phase(self) -> str:
+        return self.first.phase
+
+    @property
+    def start(self) -> np.ndarray:
+        return self.pieces[0].configs[0]
+
+    @property
+    def finish(self) -> np.ndarray:
+        return self.pieces[-1].configs[-1]
+
+    @property
+    def start_time(self) -> float:
+        return self.pieces[0].time
+
+    @property
+    def end_time(self) -> float:
+        return self.pieces[-1].time + self.pieces[-1].duration
+
+    def knots(self) -> tuple[np.ndarray, np.ndarray]:
+        params = np.concatenate([p.params if i == 0 else p.params[1:] for i, p in enumerate(self.pieces)])
+        configs = np.vstack([p.configs if i == 0 else p.configs[1:] for i, p in enumerate(self.pieces)])
+        return params, configs
+
+    def __repr__(self) -> str:
+        return f"Segment({self.index}, {self.phase!r}, pieces={len(self.pieces)}, end={self.end!r})"
+
+    def _repr_html_(self) -> str:
+        """Its Figure 4 record, times, contacts and end, for a notebook."""
+        from ..viz.notebook import segment_html
+
+        return segment_html(self.trace, self) if self.trace is not None else f"<pre>{self!r}</pre>"
+
+
+@dataclass
+class TraceStats:
+    """Counts behind Table 2 and the cost of the trace."""
+
+    pairs: int
+    constraining_pairs: int
+    pairwise_regions: int
+    potential_regions: int
+    explored_regions: int
+    nonempty_regions: int
+    traversed_regions: int
+    lp_solves: int
+    pieces: int
+    seconds: float
+
+
+@dataclass
+class Trace:
+    """A traced path: pieces, segments, why it ended, and statistics."""
+
+    analysis: Analysis
+    pieces: list[Piece]
+    end_reason: str
+    stats: TraceStats
+    segments: list[Segment] = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = [c.name for c in self.analysis.mechanism.coordinates]
+        self.segments = build_segments(self.pieces, names, self.end_reason, self.analysis.ripple)
+        for segment in self.segments:
+            segment.trace = self
+
+    @property
+    def mechanism(self):
+        return self.analysis.mechanism
+
+    def pair_regions(self, key: tuple[int, ...]) -> dict[str, str]:
+        """Names of the pairwise regions making up the mechanism region ``key``, by pair.
+
+        >>> from cspace import analyze, load, trace
+        >>> t = trace(analyze(load("fixtures/feeder.toml")), until=1.0)
+        >>> t.pair_regions(t.pieces[0].key)["piston/block1"]
+        'r5'
+        """
+        return {pair.name: pair.geometry[i].name for pair, i in zip(self.analysis.constraining_pairs, key)}
+
+    def samples(self) -> list[tuple[float, int, np.ndarray]]:
+        """(time, segment number, configuration) at every sampling step and segment boundary.
+
+        Angles are unwrapped here; :func:`reported` turns them into reported values.
+        """
+        rows = []
+        instant = self.mechanism.tolerance.length / self.mechanism.speed
+        for segment in self.segments:
+            params, configs = segment.knots()
+            step = segment.first.sampling
+            origin = segment.first.origin
+            lo, hi = params[0], params[-1]
+            if (hi - lo) / step + len(rows) > MAX_SAMPLES:
+                raise TraceError(f"the path would take more than {MAX_SAMPLES:,} samples "
+                                 f"(segment {segment.index} is sampled every {step:g}); "
+                                 "use a larger sampling interval or a shorter time allotment",
+                                 file=self.mechanism.source, time=segment.start_time)
+            k0 = math.floor((lo - origin) / step + NOISE) + 1
+            grid = [origin + k * step for k in range(k0, math.ceil((hi - origin) / step - NOISE))]
+            # Grid points this close to a boundary are the boundary: times apart by less than
+            # the length tolerance over the speed are one instant (an event may land that far
+            # from a sampling time through rounding alone).
+            near = max(NOISE * max(step, abs(hi)), instant)
+            values = [lo] + [g for g in grid if lo + near < g < hi - near] + [hi]
+            for value in values:
+                q = np.array([np.interp(value, params, configs[:, j]) for j in range(configs.shape[1])])
+                time = value if segment.phase == "input" else segment.start_time
+                rows.append((float(time), segment.index, q))
+        return rows
+
+    def __repr__(self) -> str:
+        return f"Trace({self.mechanism.name!r}, segments={len(self.segments)}, end={self.end_reason!r})"
+
+    def _repr_html_(self) -> str:
+        """Statistics, segments with their records, and the browser viewer, for a notebook."""
+        from ..viz.notebook import trace_html
+
+        return trace_html(self)
+
+
+def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reason: str = "",
+                   ripple: np.ndarray | None = None) -> list[Segment]:
+    """Group consecutive pieces of equal behaviour into numbered segments, each with its end.
+
+    ``names`` are the coordinates' names and ``end_reason`` why the trace ended (the last
+    segment's end). A stretch whose coordinates reverse by less than ``ripple`` (per
+    coordinate), with the same contacts and motion as the stretch before (or, failing
+    that, after), belongs to it:
+    a part riding over a grown corner of a turning pair's blocked space (within the arc
+    tolerance of the real corner) is not a new behaviour.
+    """
+    segments: list[Segment] = []
+    behaviours = _smoothed(pieces, ripple)
+    for k, piece in enumerate(pieces):
+        if segments and behaviours[k - 1] == behaviours[k]:
+            segments[-1].pieces.append(piece)
+        else:
+            segments.append(Segment(len(segments) + 1, [piece]))
+        segment = segments[-1]
+        if segment.first.behaviour != behaviours[k] and piece.behaviour == behaviours[k]:
+            segment.lead = len(segment.pieces) - 1
+    for segment, following in zip(segments, segments[1:] + [None]):
+        segment.end = _ending(segment, following, names, end_reason)
+    return segments
+
+
+def _smoothed(pieces: list[Piece], ripple: np.ndarray | None) -> list[tuple]:
+    """Each piece's behaviour, a ripple taking the behaviour of the stretch before it or,
+    failing that, after it (a part settling a hair into a grown corner, then carried on),
+    and a graze the behaviour of the stretch after it (a pawl riding over the last hair of
+    a tooth's grown tip before it drops)."""
+    behaviours = [piece.behaviour for piece in pieces]
+    if ripple is None or not np.any(ripple):
+        return behaviours
+    start = 0
+    while start < len(pieces):
+        end = start
+        while end + 1 < len(pieces) and pieces[end + 1].behaviour == pieces[start].behaviour:
+            end += 1
+        if start and _ripple(pieces[start - 1], pieces[start], pieces[end], ripple):
+            behaviours[start:end + 1] = [behaviours[start - 1]] * (end + 1 - start)
+        elif end + 1 < len(pieces) and (_ripple(pieces[end + 1], pieces[start], pieces[end], ripple)
+                                        or _graze(pieces[start], pieces[end], pieces[end + 1], ripple)):
+            behaviours[start:end + 1] = [behaviours[end + 1]] * (end + 1 - start)
+        start = end + 1
+    return behaviours
+
+
+def _ripple(beside: Piece, first: Piece, last: Piece, ripple: np.ndarray) -> bool:
+    """Does the stretch from ``first`` to ``last`` differ from the piece ``beside`` it only
+    in coordinates moving the other way, each by less than its ripple, with its contacts
+    and motion?"""
+    if (first.phase, first.motion, first.contacts) != (beside.phase, beside.motion, beside.contacts):
+        return False
+    changed = [j for j, (a, b) in enumerate(zip(beside.signs, first.signs)) if a != b]
+    moved = np.abs(last.configs[-1] - first.configs[0])
+    return bool(changed) and all(beside.signs[j] and moved[j] < ripple[j] for j in changed)
+
+
+def _graze(first: Piece, last: Piece, after: Piece, ripple: np.ndarray) -> bool:
+    """Does the stretch from ``first`` to ``last`` move every coordinate by less than its
+    ripple, as the piece ``after`` it moves (phase, motion and directions), only touching
+    what that piece no longer touches? A contact that ends within the ripple of where the
+    stretch began is the grown outline's corner, not a stage of the mechanism."""
+    if (first.phase, first.motion, first.signs) != (after.phase, after.motion, after.signs):
+        return False
+    if not after.contacts < first.contacts:
+        return False
+    moved = np.abs(last.configs[-1] - first.configs[0])
+    return bool(np.all(moved < ripple))
+
+
+def _ending(segment: Segment, following: Segment | None, names: list[str] | None, end_reason: str) -> str:
+    """What ended a segment, from the last piece's event and how the next segment differs."""
+    last = segment.pieces[-1]
+    if following is None:
+        return end_reason or last.end
+    if last.end in (INPUT_BLOCKED, INPUT_DONE):
+        return last.end
+    before, after = segment.first.contacts, following.first.contacts
+    events = [_contact_event(c, "begins") for c in sorted(after - before, key=str)]
+    events += [_contact_event(c, "ends") for c in sorted(before - after, key=str)]
+    if not events and names is not None:
+        for name, old, new in zip(names, segment.first.signs, following.first.signs):
+            if old != new:
+                events.append(f"{name} {'stops' if new == 0 else 'starts' if old == 0 else 'reverses'}")
+    return "; ".join(events) or "driving changes"
+
+
+def _contact_event(contact, verb: str) -> str:
+    """``contact begins: a.top/b.bottom``, or ``xw reaches its upper limit 8`` for a stop."""
+    if isinstance(contact, Stop):
+        side = f"its {contact.side} limit {contact.value:g}"
+        return f"{contact.coordinate} {'reaches' if verb == 'begins' else 'leaves'} {side}"
+    return f"contact {verb}: {contact}"
+
+
+def wrap(angle: float) -> float:
+    """An angle in (-pi, pi]."""
+    wrapped = math.remainder(angle, TWO_PI)
+    return math.pi if wrapped == -math.pi else wrapped
+
+
+def reported(value: float, is_angle: bool, inside: float = 0.0) -> float:
+    """A coordinate value as reported: angles in (-pi, pi].
+
+    ``inside`` is the direction towards the inside of the segment the value ends;
+    at the seam (pi) the value is the limit from that side, so a segment that starts
+    at pi turning counterclockwise starts at -pi.
+    """
+    if not is_angle:
+        return value
+    base = wrap(value)
+    if inside and abs(abs(base) - math.pi) < NOISE:
+        return -math.pi if wrap(value + 1e3 * NOISE * inside) < 0 else math.pi
+    return base

@@ -1,0 +1,96 @@
+"""HTML views of mechanisms, traces and segments, for notebooks (Jupyter calls ``_repr_html_``).
+
+A mechanism shows its parts, coordinates, forces and inputs; a trace its statistics (the
+paper's Table 2), one row per segment with its Figure 4 record, and the browser viewer of
+``viz.web`` embedded in an ``iframe`` (its own document: several in one notebook do not
+share a script); a segment its record, times, contacts and end. In a notebook::
+
+    import cspace
+    result = cspace.trace(cspace.analyze(cspace.load("fixtures/feeder.toml")))
+    result                      # the statistics, the segments and the viewer
+
+The viewer is imported from ``viz`` only when a trace is shown (it needs neither pyvista
+nor matplotlib); everything else here is text.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cspace.model.mechanism import Mechanism
+    from cspace.tracing.trace import Segment, Trace
+
+STYLE = ("<style>.cspace table{border-collapse:collapse;margin:0.3em 0}"
+         ".cspace th,.cspace td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
+         ".cspace pre{margin:0;font-size:90%}</style>")
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    """An HTML table of already escaped cells."""
+    head = "".join(f"<th>{h}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def mechanism_html(mechanism: Mechanism) -> str:
+    """A mechanism's parts (motion, coordinates, faces), forces and input motions.
+
+    >>> from cspace import load
+    >>> "<td>piston</td>" in mechanism_html(load("fixtures/feeder.toml"))
+    True
+    """
+    coordinates = {c.name: c for c in mechanism.coordinates}
+    parts = []
+    for part in mechanism.parts:
+        own = ", ".join(f"{name} ({coordinates[name].kind})" for name in part.coordinates)
+        faces = sum(len(p.elements) for s in part.slices for p in s.profiles)
+        layers = ", ".join(f"[{s.z[0]:g}, {s.z[1]:g}]" for s in part.slices)
+        parts.append([escape(part.name), escape(part.motion), escape(own), str(faces), escape(layers)])
+    forces = [[escape(f.kind), escape(f.coordinate), f"{f.direction:+d}"] for f in mechanism.forces]
+    inputs = [[escape(m.name or "input"), escape(", ".join(f"{c} {v:g}/s" for c, v in m.velocities)),
+               "until blocked" if m.duration is None else f"{m.duration:g} s"] for m in mechanism.inputs]
+    html = [STYLE, '<div class="cspace">', f"<b>{escape(mechanism.name)}</b> ({escape(mechanism.source)})",
+            _table(["part", "motion", "coordinates", "faces", "z"], parts)]
+    if forces:
+        html.append(_table(["force", "coordinate", "direction"], forces))
+    if inputs:
+        html.append(_table(["input motion", "velocities", "runs"], inputs))
+    html.append("</div>")
+    return "".join(html)
+
+
+def segment_html(trace: Trace, segment: Segment) -> str:
+    """One segment: its Figure 4 record, its times, its contacts and what ended it."""
+    from cspace.report.describe import record
+
+    contacts = ", ".join(sorted(map(str, segment.first.contacts))) or "none"
+    return "".join([STYLE, '<div class="cspace">',
+                    f"<b>segment {segment.index}</b>: {segment.start_time:.6g} to {segment.end_time:.6g} s, "
+                    f"{escape(segment.phase)}; ends: {escape(segment.end)}",
+                    f"<pre>{escape(record(trace, segment))}</pre>",
+                    f"<div>contacts: {escape(contacts)}</div></div>"])
+
+
+def trace_html(trace: Trace, viewer: bool = True) -> str:
+    """A trace's statistics (Table 2), its segments with their Figure 4 records, and the
+    browser viewer embedded (``viewer=False`` leaves it out)."""
+    from cspace.report.describe import record, statistics, summary
+
+    stats = statistics(trace)
+    rows = [[str(s.index), f"{s.start_time:.6g} to {s.end_time:.6g}", escape(summary(trace, s)),
+             f"<pre>{escape(record(trace, s))}</pre>", escape(s.end)] for s in trace.segments]
+    html = [STYLE, '<div class="cspace">',
+            f"<b>{escape(trace.mechanism.name)}</b>: {len(trace.segments)} segments; "
+            f"end: {escape(trace.end_reason)}"]
+    if viewer:
+        from cspace.viz.web import html_page
+
+        page = escape(html_page(trace), quote=True)
+        html.append(f'<iframe srcdoc="{page}" style="width:100%;height:560px;border:0" '
+                    'title="cspace viewer"></iframe>')
+    html.append(_table(["statistic", "value"], [[escape(k), escape(str(v))] for k, v in stats.items()]))
+    html.append(_table(["segment", "time (s)", "summary", "record (Figure 4)", "end"], rows))
+    html.append("</div>")
+    return "".join(html)
