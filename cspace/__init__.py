@@ -13,6 +13,7 @@ composed lazily along the path the input motions drive, with forces acting as
 instantaneous motions.
 """
 
+import sys
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -72,6 +73,30 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+def _notebook_views() -> None:
+    """In IPython (Jupyter), show a mechanism, a trace and a segment as HTML
+    (:mod:`cspace.viz.notebook`): registered by the types' names, so nothing is imported until
+    one is shown, and the library itself never imports the rendering."""
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    if shell is None:
+        return
+
+    def view(name: str):
+        def html(value) -> str:
+            from .viz import notebook
+
+            return getattr(notebook, name)(value)
+        return html
+
+    formatter = shell.display_formatter.formatters["text/html"]
+    formatter.for_type_by_name("cspace.model.mechanism", "Mechanism", view("mechanism_html"))
+    formatter.for_type_by_name("cspace.tracing.trace", "Trace", view("trace_html"))
+    formatter.for_type_by_name("cspace.tracing.trace", "Segment", view("segment_html"))
+
+
+_notebook_views()
 
 
 __all__ = [

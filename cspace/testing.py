@@ -25,9 +25,10 @@ from shapely.ops import unary_union
 
 from .model.checks import overlap_depth
 from .model.geometry import Line, Profile
-from .model.mechanism import LINKAGE, Mechanism
+from .model.kinds import Motion
+from .model.mechanism import Mechanism
+from .model.poses import z_offset
 from .model.tolerance import NOISE
-from .spaces.layers import z_offset
 from .tracing.trace import Trace
 
 FINE = 1e-3  # oracle arc sampling, as a fraction of the arc tolerance
@@ -92,7 +93,7 @@ class Scene:
         # On the exact grid (a thousandth of the length tolerance): GEOS's overlays lose a
         # whole overlap when a coordinate is far below it (a table's top 1e-304 above zero).
         self.base = {(part.name, k): shapely.set_precision(material(slice_.profiles, fine, self.origin), self.grid)
-                     for part in mechanism.parts if part.motion != LINKAGE
+                     for part in mechanism.parts if part.motion != Motion.LINKAGE
                      for k, slice_ in enumerate(part.slices)}
 
     def place(self, values: dict[str, float], parts: set[str] | None = None) -> dict[tuple[str, int], BaseGeometry]:

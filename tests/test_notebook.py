@@ -1,12 +1,13 @@
-"""Notebook views (cspace.viz.notebook, through ``_repr_html_``): they are well-formed HTML and
-hold what they say they hold, checked against the library's own reports (describe's
-records, the statistics) and the mechanism file."""
+"""Notebook views (cspace.viz.notebook, registered with IPython's HTML formatter by ``import
+cspace``): they are well-formed HTML and hold what they say they hold, checked against the
+library's own reports (describe's records, the statistics) and the mechanism file."""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
 
 import pytest
+from cspace.viz.notebook import mechanism_html, segment_html, trace_html
 from cspace.viz.web import html_page
 
 from cspace import analyze, load, trace
@@ -62,7 +63,7 @@ def feeder():
 
 def test_a_mechanism_shows_its_parts_coordinates_forces_and_inputs():
     mechanism = load(fixture_path("feeder"))
-    html = mechanism._repr_html_()
+    html = mechanism_html(mechanism)
     _checked(html)
     for part in mechanism.parts:
         assert f"<td>{part.name}</td>" in html
@@ -74,15 +75,33 @@ def test_a_mechanism_shows_its_parts_coordinates_forces_and_inputs():
 def test_a_segment_shows_its_own_figure_4_record(feeder):
     records = describe(feeder).split("\n\n")
     for segment, expected in zip(feeder.segments, records):
-        checker = _checked(segment._repr_html_())
+        checker = _checked(segment_html(segment))
         assert checker.pres == [expected]
 
 
 def test_a_trace_shows_its_statistics_every_record_and_the_viewer(feeder):
-    html = feeder._repr_html_()
+    html = trace_html(feeder)
     checker = _checked(html)
     assert checker.pres == describe(feeder).split("\n\n")[:-1]  # every record; the end line is the header's
     for name, value in statistics(feeder).items():
         assert f"<td>{name}</td><td>{value}</td>" in html
     assert len(checker.frames) == 1
     assert checker.frames[0] == html_page(feeder)  # the parser unescapes attributes
+
+
+def test_import_registers_the_views_with_ipythons_html_formatter(monkeypatch):
+    """Registered by the types' names (nothing imported until one is shown); each view is the
+    notebook module's."""
+    import importlib
+    import sys
+    import types
+
+    registered = {}
+    formatter = types.SimpleNamespace(for_type_by_name=lambda module, name, view: registered.update({name: view}))
+    shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={"text/html": formatter}))
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
+    import cspace
+    importlib.reload(cspace)
+    mechanism = load(fixture_path("feeder"))
+    assert sorted(registered) == ["Mechanism", "Segment", "Trace"]
+    assert registered["Mechanism"](mechanism) == mechanism_html(mechanism)

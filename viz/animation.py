@@ -29,9 +29,9 @@ import numpy as np
 from PIL import Image
 from tqdm import tqdm
 
-from cspace import Trace
 from cspace.io.outputs import replaced
 from cspace.model.errors import ModelError
+from cspace.tracing.trace import Trace
 
 from .output import check_fps, check_output, check_size
 from .scene import Scene

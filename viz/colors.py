@@ -10,7 +10,8 @@ the order the mechanism lists them.
 
 from __future__ import annotations
 
-from cspace.model.mechanism import FIXED, Mechanism
+from cspace.model.kinds import Motion
+from cspace.model.mechanism import Mechanism
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
 FIXED_COLOR = "#bab0ac"
@@ -21,7 +22,7 @@ def part_colors(mechanism: Mechanism) -> dict[str, str]:
     colors = {}
     moving = 0
     for part in mechanism.parts:
-        if part.motion == FIXED:
+        if part.motion == Motion.FIXED:
             colors[part.name] = FIXED_COLOR
         else:
             colors[part.name] = PALETTE[moving % len(PALETTE)]

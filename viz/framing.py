@@ -21,9 +21,9 @@ import numpy as np
 import shapely
 import shapely.affinity
 
-from cspace import Analysis
 from cspace.model.geometry import region_of
-from cspace.model.mechanism import FIXED
+from cspace.model.kinds import Motion
+from cspace.tracing.analysis import Analysis
 
 from .mesh import bounds, mechanism_meshes, posed
 from .snapshots import part_poses
@@ -50,7 +50,7 @@ def framed_box(analysis: Analysis, configurations: Sequence[np.ndarray], *, aspe
     mechanism = analysis.mechanism
     meshes = mechanism_meshes(mechanism)
     still = part_poses(analysis, configurations[0])
-    moving = [part.name for part in mechanism.parts if part.motion != FIXED]
+    moving = [part.name for part in mechanism.parts if part.motion != Motion.FIXED]
     if not moving:
         return bounds(np.vstack([posed(meshes[name], still[name]) for name in meshes]))
     points = [posed(meshes[name], poses[name])
@@ -61,7 +61,7 @@ def framed_box(analysis: Analysis, configurations: Sequence[np.ndarray], *, aspe
     width, height = max(width, height * aspect), max(height, width / aspect)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     fixed = [(_placed(region_of(piece.profiles), still[part.name]), piece.z)
-             for part in mechanism.parts if part.motion == FIXED for piece in part.slices]
+             for part in mechanism.parts if part.motion == Motion.FIXED for piece in part.slices]
     far = FAR * (width + height)
     # Fixed material in the window's columns says how far up and down to grow, in its rows how far across.
     columns = [a.intersection(shapely.box(cx - width / 2, cy - far, cx + width / 2, cy + far)) for a, _ in fixed]

@@ -1,4 +1,5 @@
-"""HTML views of mechanisms, traces and segments, for notebooks (Jupyter calls ``_repr_html_``).
+"""HTML views of mechanisms, traces and segments, for notebooks (``import cspace`` registers them
+with IPython's HTML formatter when it runs in one).
 
 A mechanism shows its parts, coordinates, forces and inputs; a trace its statistics (the
 paper's Table 2), one row per segment with its Figure 4 record, and the browser viewer of
@@ -61,9 +62,11 @@ def mechanism_html(mechanism: Mechanism) -> str:
     return "".join(html)
 
 
-def segment_html(trace: Trace, segment: Segment) -> str:
+def segment_html(segment: Segment) -> str:
     """One segment: its Figure 4 record, its times, its contacts and what ended it."""
     from cspace.report.describe import record
+
+    trace = segment.trace
 
     contacts = ", ".join(sorted(map(str, segment.first.contacts))) or "none"
     return "".join([STYLE, '<div class="cspace">',

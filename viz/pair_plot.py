@@ -47,10 +47,13 @@ from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 from shapely.geometry import LineString, Polygon, box
 
-from cspace import Analysis, Mechanism, PairSpace, Region, Trace
 from cspace.io.outputs import replaced
 from cspace.model.errors import ModelError
+from cspace.model.mechanism import Mechanism
 from cspace.spaces.layers import Band, ShiftedPairSpace
+from cspace.spaces.pairspace import PairSpace, Region
+from cspace.tracing.analysis import Analysis
+from cspace.tracing.trace import Trace
 
 from .labels import Spot, place_labels
 from .output import check_output

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import html
 
-from cspace import Trace, region_rows
 from cspace.io.outputs import markdown_cell, printable
+from cspace.report.describe import region_rows
+from cspace.tracing.trace import Trace
 
 FORMATS = ("md", "html")
 

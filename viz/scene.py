@@ -26,8 +26,8 @@ from collections.abc import Sequence
 import numpy as np
 import pyvista
 
-from cspace import Analysis
-from cspace.spaces.layers import z_offset
+from cspace.model.poses import z_offset
+from cspace.tracing.analysis import Analysis
 
 from .colors import part_colors
 from .framing import check_view, framed_box, place_camera

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cspace import Analysis, Trace, summary
-from cspace.model.mechanism import LINKAGE
+from cspace.model.kinds import Motion
 from cspace.model.poses import part_transform
+from cspace.report.describe import summary
+from cspace.tracing.analysis import Analysis
+from cspace.tracing.trace import Trace
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +70,7 @@ def part_poses(analysis: Analysis, values: np.ndarray) -> dict[str, np.ndarray]:
     named = {c.name: float(v) for c, v in zip(mechanism.coordinates, values)}
     poses = {}
     for part in mechanism.parts:
-        if part.motion != LINKAGE:
+        if part.motion != Motion.LINKAGE:
             poses[part.name] = part_transform(mechanism, part, named)
     for linkage in mechanism.linkages:
         table = analysis.linkage_tables[linkage.name]

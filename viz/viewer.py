@@ -16,8 +16,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping
 
-from cspace import Trace
 from cspace.model.errors import CspaceError
+from cspace.tracing.trace import Trace
 
 from .scene import Scene
 from .snapshots import snapshots

@@ -54,9 +54,10 @@ from pathlib import Path
 
 import numpy as np
 
-from cspace import Trace, describe, summary
 from cspace.io.outputs import write_text
 from cspace.model.mechanism import Mechanism, Part
+from cspace.report.describe import describe, summary
+from cspace.tracing.trace import Trace
 
 from .colors import part_colors
 from .output import check_output, check_size

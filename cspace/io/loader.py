@@ -19,22 +19,9 @@ from typing import Any
 from ..model.checks import check_profiles
 from ..model.errors import DxfError, ModelError
 from ..model.geometry import Arc, Element, Line, Point, Profile
-from ..model.mechanism import (
-    FIXED,
-    FIXED_AXES,
-    LINKAGE,
-    MOTIONS,
-    Coordinate,
-    Force,
-    InputMotion,
-    Joint,
-    Linkage,
-    Mechanism,
-    Part,
-    Slice,
-)
+from ..model.kinds import ForceKind, JointKind, Motion
+from ..model.mechanism import MAX_TABLE, Coordinate, Force, InputMotion, Joint, Linkage, Mechanism, Part, Slice
 from ..model.tolerance import DEFAULT_ANGLE, DEFAULT_ARC, DEFAULT_LENGTH, FLOORS
-from ..spaces.linkage import MAX_TABLE
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_PARTS = 500
@@ -42,8 +29,6 @@ MAX_FACES = 20000
 MAX_MAGNITUDE = 1e9  # no length, angle, time or speed in a mechanism file is larger
 MAX_SAMPLES = 1_000_000  # samples one input motion may take over the time allotment
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")  # the whole name (fullmatch: "$" let a newline end one)
-FORCE_KINDS = ("gravity", "spring", "torque")
-JOINT_KINDS = ("pin", "slider")
 TOLERANCE_KEYS = ("length", "angle", "arc", "lp", "velocity")
 
 
@@ -206,15 +191,15 @@ class _Reader:
             seen_parts.add(name)
             self.keys(data, ("name", "motion", "coordinates", "slices"), "")
             motion = self.string(data, "motion")
-            if motion not in MOTIONS:
-                raise self.fail("motion", f"unknown motion {motion!r}; use one of {', '.join(MOTIONS)}")
+            if motion not in tuple(Motion):
+                raise self.fail("motion", f"unknown motion {motion!r}; use one of {', '.join(Motion)}")
             own = self.coordinates(data, name, motion, seen_coords)
             self.sticky: set[str] = set()
             slices = self.slices(data)
             faces += sum(len(p.elements) for s in slices for p in s.profiles)
             if faces > MAX_FACES:
                 raise self.fail("slices", f"the mechanism has more than {MAX_FACES} faces")
-            if self.sticky and motion == LINKAGE:
+            if self.sticky and motion == Motion.LINKAGE:
                 raise self.fail("slices", "a linkage member touches nothing but through its joints, so it has "
                                           "no sticky faces")
             parts.append(Part(name, motion, slices, tuple(c.name for c in own), frozenset(self.sticky)))
@@ -223,7 +208,7 @@ class _Reader:
 
     def coordinates(self, data: dict, part: str, motion: str, seen: set) -> list[Coordinate]:
         entries = data.get("coordinates", [])
-        if motion != FIXED_AXES:
+        if motion != Motion.FIXED_AXES:
             if entries:
                 raise self.fail("coordinates", f"a {motion} part has no coordinates of its own")
             return []
@@ -464,10 +449,10 @@ class _Reader:
         for member in members:
             if member not in part_by_name:
                 raise self.fail("members", _unknown("part", member, part_by_name))
-            if part_by_name[member].motion != LINKAGE:
+            if part_by_name[member].motion != Motion.LINKAGE:
                 raise self.fail("members", f"part {member!r} has motion "
                                 f"{part_by_name[member].motion!r}, not 'linkage'")
-        allowed = set(members) | {ends[0].part, ends[1].part} | {p.name for p in parts if p.motion == FIXED}
+        allowed = set(members) | {ends[0].part, ends[1].part} | {p.name for p in parts if p.motion == Motion.FIXED}
         joints_data = data.get("joints")
         if not isinstance(joints_data, list) or not joints_data:
             raise self.fail("joints", "a linkage needs a list of joints")
@@ -498,8 +483,8 @@ class _Reader:
             raise self.fail(field, f"expected a table, got {_kind(data)}")
         self.keys(data, ("kind", "parts", "points", "axis"), field)
         kind = self.string(data, "kind", field)
-        if kind not in JOINT_KINDS:
-            raise self.fail(f"{field}.kind", f"unknown joint kind {kind!r}; use one of {', '.join(JOINT_KINDS)}")
+        if kind not in tuple(JointKind):
+            raise self.fail(f"{field}.kind", f"unknown joint kind {kind!r}; use one of {', '.join(JointKind)}")
         names = data.get("parts")
         if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
             raise self.fail(f"{field}.parts", "parts is a list of two part names")
@@ -517,7 +502,7 @@ class _Reader:
         pa = self.as_point(points[0], f"{field}.points[0]")
         pb = self.as_point(points[1], f"{field}.points[1]")
         axis = None
-        if kind == "slider":
+        if kind == JointKind.SLIDER:
             axis = self.direction(self.point(data, "axis", field), f"{field}.axis")
         elif "axis" in data:
             raise self.fail(f"{field}.axis", "only a slider joint has an axis")
@@ -533,7 +518,7 @@ class _Reader:
                                     f"{owner[member]!r}")
                 owner[member] = linkage.name
         for part in parts:
-            if part.motion == LINKAGE and part.name not in owner:
+            if part.motion == Motion.LINKAGE and part.name not in owner:
                 self.where = f"part {part.name!r}"
                 raise self.fail("motion", "a linkage part must be listed in the members of a linkage")
         outputs = {}
@@ -552,16 +537,16 @@ class _Reader:
             raise self.fail("", f"expected a table, got {_kind(data)}")
         self.keys(data, ("kind", "coordinate", "direction", "speed", "sampling"), "")
         kind = self.string(data, "kind")
-        if kind not in FORCE_KINDS:
-            raise self.fail("kind", f"unknown force kind {kind!r}; use one of {', '.join(FORCE_KINDS)}")
+        if kind not in tuple(ForceKind):
+            raise self.fail("kind", f"unknown force kind {kind!r}; use one of {', '.join(ForceKind)}")
         coordinate = self.string(data, "coordinate")
         if coordinate not in known:
             raise self.fail("coordinate", _unknown("coordinate", coordinate, known))
         self.where = f"force on {coordinate!r}"
-        if kind == "gravity" and coordinate in angles:
+        if kind == ForceKind.GRAVITY and coordinate in angles:
             raise self.fail("kind", f"gravity acts along a translation, and {coordinate!r} is a rotation; "
                             "a torque or a spring turns it")
-        if kind == "torque" and coordinate not in angles:
+        if kind == ForceKind.TORQUE and coordinate not in angles:
             raise self.fail("kind", f"a torque turns a rotation, and {coordinate!r} is a translation; "
                             "gravity or a spring moves it")
         direction = self.number(data, "direction")

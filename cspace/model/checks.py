@@ -13,11 +13,11 @@ import shapely
 from shapely.affinity import affine_transform
 from shapely.geometry.base import BaseGeometry
 
-from ..spaces.layers import z_offset
 from .errors import GeometryError, ModelError
 from .geometry import Arc, check_profile, region_of
-from .mechanism import LINKAGE, Mechanism, Part
-from .poses import initial_bounds, part_transform
+from .kinds import Motion
+from .mechanism import Mechanism, Part
+from .poses import initial_bounds, part_transform, z_offset
 from .tolerance import MAX_FACETS, MIN_SIZE, RESOLUTION, Tolerance
 
 
@@ -135,7 +135,7 @@ def check_initial_overlaps(mechanism: Mechanism, values: Mapping[str, float]) ->
     tolerance = mechanism.tolerance.overlap
     shapes = []
     for part in mechanism.parts:
-        if part.motion == LINKAGE:
+        if part.motion == Motion.LINKAGE:
             continue
         for k, slice_ in enumerate(part.slices):
             shapes.append((part, slice_, posed(mechanism, part, k, values)))

@@ -19,12 +19,19 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .geometry import Point, Profile, orient
+from .kinds import CoordinateKind, ForceKind, JointKind, Motion
 from .tolerance import Tolerance
 
-FIXED = "fixed"
-FIXED_AXES = "fixed-axes"
-LINKAGE = "linkage"
-MOTIONS = (FIXED, FIXED_AXES, LINKAGE)
+MAX_TABLE = 10_000  # the most entries a linkage's table may have (its ``table`` and the refinement it needs)
+
+
+def _kind(cls: type, value):
+    """``value`` as the kind ``cls`` names, if it names one: a string from a file or a call
+    becomes the enumeration's member; anything else is left for validation to refuse."""
+    try:
+        return cls(value)
+    except ValueError:
+        return value
 
 
 @dataclass(frozen=True)
@@ -60,9 +67,9 @@ class Coordinate:
     part's slices up the z axis by its value, so which slices meet depends on it.
 
     >>> Coordinate("xp", "piston", axis=(1.0, 0.0), initial=10.0).kind
-    'translation'
-    >>> Coordinate("s", "cluster", axis=(0.0, 0.0), along_z=True, limits=(0.0, 2.0)).kind
-    'shift'
+    <CoordinateKind.TRANSLATION: 'translation'>
+    >>> Coordinate("s", "cluster", axis=(0.0, 0.0), along_z=True, limits=(0.0, 2.0)).kind == "shift"
+    True
     """
 
     name: str
@@ -74,8 +81,10 @@ class Coordinate:
     along_z: bool = False
 
     @property
-    def kind(self) -> str:
-        return "rotation" if self.pivot is not None else "shift" if self.along_z else "translation"
+    def kind(self) -> CoordinateKind:
+        if self.pivot is not None:
+            return CoordinateKind.ROTATION
+        return CoordinateKind.SHIFT if self.along_z else CoordinateKind.TRANSLATION
 
     @property
     def is_angle(self) -> bool:
@@ -103,10 +112,13 @@ class Part:
     """
 
     name: str
-    motion: str
+    motion: Motion
     slices: tuple[Slice, ...]
     coordinates: tuple[str, ...] = ()
     sticky: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "motion", _kind(Motion, self.motion))
 
     @property
     def z_range(self) -> tuple[float, float]:
@@ -114,7 +126,7 @@ class Part:
 
     def __repr__(self) -> str:
         sticky = f", sticky={sorted(self.sticky)!r}" if self.sticky else ""
-        return (f"Part({self.name!r}, motion={self.motion!r}, slices={len(self.slices)}, "
+        return (f"Part({self.name!r}, motion={str(self.motion)!r}, slices={len(self.slices)}, "
                 f"coordinates={self.coordinates!r}{sticky})")
 
 
@@ -131,14 +143,17 @@ class Joint:
     Joint('pin', ('driver', 'link'), ((3, 0), (0, 0)))
     """
 
-    kind: str
+    kind: JointKind
     parts: tuple[str, str]
     points: tuple[Point, Point]
     axis: Point | None = None
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", _kind(JointKind, self.kind))
+
     def __repr__(self) -> str:
         extra = f", axis={self.axis!r}" if self.axis is not None else ""
-        return f"Joint({self.kind!r}, {self.parts!r}, {self.points!r}{extra})"
+        return f"Joint({str(self.kind)!r}, {self.parts!r}, {self.points!r}{extra})"
 
 
 @dataclass(frozen=True)
@@ -172,14 +187,17 @@ class Force:
     Force('gravity', 'yb1', direction=-1, speed=1.0, sampling=0.25)
     """
 
-    kind: str
+    kind: ForceKind
     coordinate: str
     direction: int
     speed: float = 1.0
     sampling: float = 0.25
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", _kind(ForceKind, self.kind))
+
     def __repr__(self) -> str:
-        return (f"Force({self.kind!r}, {self.coordinate!r}, direction={self.direction}, "
+        return (f"Force({str(self.kind)!r}, {self.coordinate!r}, direction={self.direction}, "
                 f"speed={self.speed!r}, sampling={self.sampling!r})")
 
 
@@ -307,12 +325,6 @@ class Mechanism:
     @cached_property
     def tolerance(self) -> Tolerance:
         return Tolerance.for_size(self.size, speed=self.speed, **dict(self.tolerance_factors))
-
-    def _repr_html_(self) -> str:
-        """Its parts, forces and inputs as tables, for a notebook."""
-        from ..viz.notebook import mechanism_html
-
-        return mechanism_html(self)
 
     def __repr__(self) -> str:
         return (f"Mechanism({self.name!r}, parts={len(self.parts)}, "

@@ -1,4 +1,5 @@
-"""Where a part is: the planar transform of a fixed-axes part at given coordinate values.
+"""Where a part is: the planar transform of a fixed-axes part at given coordinate values,
+and how far a shift along z carries its slices.
 
 A transform is a 3x3 homogeneous matrix mapping local points to the plane.
 Linkage members get theirs from the linkage table (:mod:`cspace.spaces.linkage`).
@@ -8,11 +9,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .geometry import Arc
-from .mechanism import LINKAGE, Mechanism, Part
+from .kinds import Motion
+
+if TYPE_CHECKING:  # the mechanism's size and origin are found here: it imports this module
+    from .mechanism import Coordinate, Mechanism, Part
 
 
 def rigid(angle: float, tx: float, ty: float) -> np.ndarray:
@@ -36,7 +41,7 @@ def part_transform(mechanism: Mechanism, part: Part, values: Mapping[str, float]
     >>> part_transform(m, m.parts[0], {"x": 2.0})[:2, 2].tolist()
     [2.0, 0.0]
     """
-    if part.motion == LINKAGE:
+    if part.motion == Motion.LINKAGE:
         raise ValueError(f"part {part.name!r} is a linkage member; its pose comes from the linkage")
     angle, tx, ty = 0.0, 0.0, 0.0
     pivot = (0.0, 0.0)
@@ -66,7 +71,7 @@ def initial_bounds(mechanism: Mechanism) -> tuple[float, float, float, float]:
     values = initial_values(mechanism)
     xs, ys = [], []
     for part in mechanism.parts:
-        if part.motion == LINKAGE:
+        if part.motion == Motion.LINKAGE:
             continue
         transform = part_transform(mechanism, part, values)
         for slice_ in part.slices:
@@ -84,3 +89,20 @@ def initial_bounds(mechanism: Mechanism) -> tuple[float, float, float, float]:
     if not xs:
         return (0.0, 0.0, 1.0, 1.0)
     return (min(xs), min(ys), max(xs), max(ys))
+
+
+def shift_of(mechanism: Mechanism, part: Part) -> Coordinate | None:
+    """The part's shift along z, if it has one."""
+    return next((c for c in map(mechanism.coordinate, part.coordinates) if c.along_z), None)
+
+
+def z_offset(mechanism: Mechanism, part: Part, values) -> float:
+    """How far the part's slices are carried up z at the coordinate values (0 without a shift)."""
+    shift = shift_of(mechanism, part)
+    return 0.0 if shift is None else float(values[shift.name])
+
+
+def z_travel(mechanism: Mechanism, part: Part) -> tuple[float, float]:
+    """The range of the part's z offset: its shift's limits, or (0, 0)."""
+    shift = shift_of(mechanism, part)
+    return (0.0, 0.0) if shift is None else shift.limits

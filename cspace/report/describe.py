@@ -19,7 +19,7 @@ import numpy as np
 
 from ..io.outputs import markdown_cell, printable
 from ..kernels.constraints import ConstraintManager
-from ..model.mechanism import FIXED, FIXED_AXES
+from ..model.kinds import Motion
 from ..tracing.regions import RegionDiagram
 from ..tracing.trace import Segment, Trace, reported
 
@@ -238,7 +238,7 @@ def statistics(trace: Trace) -> dict:
     triangles, quads = _mesh_counts(trace)
     members = sum(len(lk.members) for lk in mechanism.linkages)
     return {
-        "moving parts": sum(1 for p in mechanism.parts if p.motion != FIXED),
+        "moving parts": sum(1 for p in mechanism.parts if p.motion != Motion.FIXED),
         "part faces": faces,
         "linkages": len(mechanism.linkages),
         "CS dimension": len(mechanism.coordinates) + 3 * members,
@@ -329,7 +329,7 @@ def _segment_record(trace: Trace, segment: Segment) -> dict:
 
 
 def _described_parts(trace: Trace):
-    return [p for p in trace.mechanism.parts if p.motion == FIXED_AXES]
+    return [p for p in trace.mechanism.parts if p.motion == Motion.FIXED_AXES]
 
 
 def _part_motion(trace: Trace, segment: Segment, part) -> tuple[str, list[tuple]]:

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 
 from ..model.errors import BudgetError
 from ..model.mechanism import Mechanism, Part
+from .linkage import solve_linkage
+from .pairs import coordinate_ranges, interacting_pairs
 
 BASE = 110e6  # bytes: the interpreter with the libraries cspace loads
 TURNING_PAIR = 120e6  # bytes: a turning pair's sweep batch and what it keeps, at most
@@ -92,12 +94,8 @@ def estimate(mechanism: Mechanism, pairs: list[tuple[str, str]], workers: int = 
 def mechanism_pairs(mechanism: Mechanism) -> list[tuple[str, str]]:
     """The interacting pairs of a mechanism, as :func:`cspace.tracing.analysis.analyze` finds them
     (its linkages solved for their outputs' ranges): what :func:`estimate` needs."""
-    from ..tracing.analysis import _coordinate_ranges
-    from .linkage import solve_linkage
-    from .pairs import interacting_pairs
-
     tables = {linkage.name: solve_linkage(mechanism, linkage) for linkage in mechanism.linkages}
-    return interacting_pairs(mechanism, _coordinate_ranges(mechanism, tables))
+    return interacting_pairs(mechanism, coordinate_ranges(mechanism, tables))
 
 
 def check_memory(found: Estimate, max_memory: float | None, *, file: str | None = None) -> None:

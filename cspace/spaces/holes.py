@@ -27,7 +27,8 @@ from shapely import affinity
 from shapely.geometry import Polygon
 
 from ..model.checks import posed
-from ..model.mechanism import LINKAGE, Mechanism, Part, Slice
+from ..model.kinds import Motion
+from ..model.mechanism import Mechanism, Part, Slice
 from ..model.poses import part_transform
 
 
@@ -52,7 +53,7 @@ def unmet_holes_filled(mechanism: Mechanism, values: Mapping[str, float],
     parts = []
     for part in mechanism.parts:
         others = [mechanism.part(name) for name in sorted(partners.get(part.name, ()))]
-        if part.name in beside_shift or any(p.motion == LINKAGE for p in (part, *others)):
+        if part.name in beside_shift or any(p.motion == Motion.LINKAGE for p in (part, *others)):
             parts.append(part)  # linkage members are posed by their tables: kept as drawn
             continue
         parts.append(replace(part, slices=tuple(_filled(mechanism, part, k, others, values)

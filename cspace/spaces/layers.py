@@ -37,28 +37,12 @@ from typing import Callable
 
 import numpy as np
 
-from ..model.mechanism import Coordinate, Mechanism, Part
+from ..model.mechanism import Mechanism, Part
+from ..model.poses import shift_of, z_offset, z_travel
 from .pairspace import Contact, PairSpace, Region, RegionEdge
 
 FAR = 1e30
 SlicePair = tuple[int, int]
-
-
-def shift_of(mechanism: Mechanism, part: Part) -> Coordinate | None:
-    """The part's shift along z, if it has one."""
-    return next((c for c in map(mechanism.coordinate, part.coordinates) if c.along_z), None)
-
-
-def z_offset(mechanism: Mechanism, part: Part, values) -> float:
-    """How far the part's slices are carried up z at the coordinate values (0 without a shift)."""
-    shift = shift_of(mechanism, part)
-    return 0.0 if shift is None else float(values[shift.name])
-
-
-def z_travel(mechanism: Mechanism, part: Part) -> tuple[float, float]:
-    """The range of the part's z offset: its shift's limits, or (0, 0)."""
-    shift = shift_of(mechanism, part)
-    return (0.0, 0.0) if shift is None else shift.limits
 
 
 def meeting(a: Part, b: Part, r: float) -> tuple[SlicePair, ...]:

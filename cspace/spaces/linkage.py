@@ -23,7 +23,8 @@ import numpy as np
 
 from ..model.errors import LinkageError
 from ..model.geometry import Arc
-from ..model.mechanism import FIXED, Linkage, Mechanism, Part
+from ..model.kinds import Motion
+from ..model.mechanism import MAX_TABLE, Linkage, Mechanism, Part
 from ..model.poses import part_transform, rigid
 from ..model.tolerance import NOISE
 
@@ -34,7 +35,6 @@ FORWARD = 1.5e-8  # forward-difference step: near sqrt(float epsilon)
 POSE_MEMO = 4096  # poses of a linkage's non-member parts kept, by their coordinates' values
 # Most entries a table may have, given or refined: the table and its check cost about 0.3 ms
 # an entry (a turn at 10,000 in about 3 s); a file asking for more is refused when loaded.
-MAX_TABLE = 10_000
 REFINE_MARGIN = 0.8  # a refined table aims this far under the bound, so one refinement is enough
 
 
@@ -444,7 +444,7 @@ class _JointSystem:
         memo = (part, *(values.get(c) for c in owner.coordinates))
         pose = self._poses.get(memo)
         if pose is None:
-            t = part_transform(self.mechanism, owner, values, self.origin) if owner.motion != FIXED else np.eye(3)
+            t = part_transform(self.mechanism, owner, values, self.origin) if owner.motion != Motion.FIXED else np.eye(3)
             pose = (float(t[0, 0]), float(t[1, 0]), float(t[0, 2]), float(t[1, 2]))
             if len(self._poses) >= POSE_MEMO:
                 self._poses.clear()

@@ -22,8 +22,10 @@ from shapely import affinity
 from shapely.geometry.base import BaseGeometry
 
 from ..model.geometry import region_of
-from ..model.mechanism import FIXED, LINKAGE, Mechanism, Part
-from .layers import layers_may_meet, z_travel
+from ..model.kinds import Motion
+from ..model.mechanism import Mechanism, Part
+from ..model.poses import z_travel
+from .layers import layers_may_meet
 
 FAR = 1e30
 SWEEP_STEP = math.radians(5)  # a limited turn is swept as copies this far apart, grown by the chords' sagitta
@@ -58,7 +60,7 @@ def swept_envelope(mechanism: Mechanism, part: Part,
 
 def interacting_pairs(mechanism: Mechanism, ranges: dict[str, tuple[float, float]]) -> list[tuple[str, str]]:
     """Pairs of parts (in file order) that may touch, at least one of them mobile."""
-    candidates = [p for p in mechanism.parts if p.motion != LINKAGE]
+    candidates = [p for p in mechanism.parts if p.motion != Motion.LINKAGE]
     properties = rtree_index.Property()
     properties.dimension = 3
     tree = rtree_index.Index(properties=properties, interleaved=True)
@@ -73,7 +75,7 @@ def interacting_pairs(mechanism: Mechanism, ranges: dict[str, tuple[float, float
     for i, part in enumerate(candidates):
         for j in sorted(tree.intersection(boxes[i])):
             other = candidates[j]
-            if j <= i or (part.motion == FIXED and other.motion == FIXED):
+            if j <= i or (part.motion == Motion.FIXED and other.motion == Motion.FIXED):
                 continue
             if layers_may_meet(mechanism, part, other) and _may_meet(mechanism, part, other, regions):
                 pairs.append((part.name, other.name))
@@ -95,7 +97,7 @@ def swept_region(mechanism: Mechanism, part: Part) -> BaseGeometry | None:
     if not _drawn(mechanism, part):
         return None
     material = shapely.union_all([region_of(s.profiles, mechanism.tolerance.arc) for s in part.slices])
-    if part.motion == FIXED:
+    if part.motion == Motion.FIXED:
         return material
     turn = mechanism.coordinate(part.coordinates[0])
     pivot = shapely.Point(turn.pivot)
@@ -127,6 +129,14 @@ def _may_meet(mechanism: Mechanism, a: Part, b: Part, regions: dict[str, BaseGeo
 
 def _drawn(mechanism: Mechanism, part: Part) -> bool:
     """Is the part's swept region drawn (:func:`swept_region`): fixed, or turning alone?"""
-    return part.motion == FIXED or (len(part.coordinates) == 1
+    return part.motion == Motion.FIXED or (len(part.coordinates) == 1
                                     and mechanism.coordinate(part.coordinates[0]).is_angle)
 
+
+def coordinate_ranges(mechanism: Mechanism, tables: dict) -> dict[str, tuple[float, float]]:
+    """Where each coordinate may go, as far as is known before tracing: its limits, and a
+    linkage output's range over its table (``tables``, by linkage name)."""
+    ranges = {c.name: c.limits for c in mechanism.coordinates if c.limits is not None}
+    for table in tables.values():
+        ranges[table.linkage.output] = (float(table.outputs.min()), float(table.outputs.max()))
+    return ranges

@@ -25,13 +25,14 @@ from ..model.checks import check_initial_overlaps, check_profiles, overlap_depth
 from ..model.errors import CspaceError, ModelError, UnsupportedPairError
 from ..model.geometry import Arc, region_of
 from ..model.mechanism import Coordinate, Mechanism, Part, Slice
+from ..model.poses import shift_of
 from ..spaces import cache, parallel
 from ..spaces.budget import check_memory, estimate
 from ..spaces.cache import PairCache
 from ..spaces.holes import unmet_holes_filled
-from ..spaces.layers import band_parts, meeting, shift_of, shifted_pair_space
+from ..spaces.layers import band_parts, meeting, shifted_pair_space
 from ..spaces.linkage import LinkageTable, solve_linkage
-from ..spaces.pairs import interacting_pairs
+from ..spaces.pairs import coordinate_ranges, interacting_pairs
 from ..spaces.pairspace import PairSpace, translation_pair_space
 from ..spaces.rotation import Cell, RotationBuilder
 from .friction import Friction, faces_of
@@ -131,7 +132,7 @@ def analyze(mechanism: Mechanism, *, cache: PairCache | str | os.PathLike | None
     timings["overlap check"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    ranges = _coordinate_ranges(mechanism, tables)
+    ranges = coordinate_ranges(mechanism, tables)
     names = interacting_pairs(mechanism, ranges)
     timings["pairs"] = time.perf_counter() - start
     if max_memory is not None:
@@ -189,13 +190,6 @@ def _check_sticky_faces_meet(analysis: Analysis) -> None:
 def _faces(part: Part) -> int:
     """How many lines and arcs a part is drawn with: what its pair spaces' cost grows with."""
     return sum(len(profile.elements) for piece in part.slices for profile in piece.profiles)
-
-
-def _coordinate_ranges(mechanism: Mechanism, tables: dict[str, LinkageTable]) -> dict[str, tuple[float, float]]:
-    ranges = {c.name: c.limits for c in mechanism.coordinates if c.limits is not None}
-    for table in tables.values():
-        ranges[table.linkage.output] = (float(table.outputs.min()), float(table.outputs.max()))
-    return ranges
 
 
 GRID_ROUNDING = 2.0  # grid steps a rounded vertex may stand off the line it was on (input rounding is far below one)

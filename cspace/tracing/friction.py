@@ -70,10 +70,10 @@ import numpy as np
 import shapely
 
 from ..model.geometry import Arc
-from ..model.mechanism import LINKAGE, Mechanism, Part
-from ..model.poses import part_transform
+from ..model.kinds import Motion
+from ..model.mechanism import Mechanism, Part
+from ..model.poses import part_transform, z_offset
 from ..model.tolerance import NOISE
-from ..spaces.layers import z_offset
 from ..spaces.pairspace import Contact
 
 FLUSH = 4  # a touch running this many reaches along the faces is a stretch, not a point
@@ -565,7 +565,7 @@ def _local_faces(part: Part, fine: float, origin: np.ndarray) -> list[tuple]:
     """(slice index, face name, points relative to the origin, sticky, an arc's centre or
     None) of every line and arc of the part, arcs within ``fine`` of their polyline."""
     out = []
-    if part.motion == LINKAGE:
+    if part.motion == Motion.LINKAGE:
         return out
     for k, slice_ in enumerate(part.slices):
         for profile in slice_.profiles:

@@ -123,11 +123,6 @@ class Segment:
     def __repr__(self) -> str:
         return f"Segment({self.index}, {self.phase!r}, pieces={len(self.pieces)}, end={self.end!r})"
 
-    def _repr_html_(self) -> str:
-        """Its Figure 4 record, times, contacts and end, for a notebook."""
-        from ..viz.notebook import segment_html
-
-        return segment_html(self.trace, self) if self.trace is not None else f"<pre>{self!r}</pre>"
 
 
 @dataclass
@@ -209,11 +204,6 @@ class Trace:
     def __repr__(self) -> str:
         return f"Trace({self.mechanism.name!r}, segments={len(self.segments)}, end={self.end_reason!r})"
 
-    def _repr_html_(self) -> str:
-        """Statistics, segments with their records, and the browser viewer, for a notebook."""
-        from ..viz.notebook import trace_html
-
-        return trace_html(self)
 
 
 def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reason: str = "",

@@ -53,7 +53,8 @@ from shapely import affinity
 from shapely.geometry import Polygon
 
 from cspace.model.geometry import Arc, Line, Profile, region_of
-from cspace.model.mechanism import FIXED, LINKAGE, Mechanism, Part, Slice
+from cspace.model.mechanism import Mechanism, Part, Slice
+from cspace.model.kinds import Motion
 from cspace.model.poses import initial_bounds
 from cspace.model.tolerance import NOISE
 
@@ -308,7 +309,7 @@ def moved(mechanism: Mechanism, offset: tuple[float, float] = (0.0, 0.0), scale:
     >>> far.part("a").slices[0].profiles[0].elements[0].start, far.coordinate("xa").initial
     ((1000000.0, -1000000.0), 50.0)
     """
-    members = {p.name for p in mechanism.parts if p.motion == LINKAGE}
+    members = {p.name for p in mechanism.parts if p.motion == Motion.LINKAGE}
 
     def point(p, member: bool = False) -> tuple[float, float]:
         x, y = p[0] * scale, p[1] * scale
@@ -366,7 +367,7 @@ def unreachable(mechanism: Mechanism) -> Mechanism:
     lift = sum(max(abs(c.initial), *map(abs, c.limits or (0.0,))) for c in mechanism.coordinates if c.along_z)
     z = top + lift + 1.0
     cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, min(x1 - x0, y1 - y0) / 10
-    far = Part("unreachable", FIXED, slices=(Slice((z, z + 1.0), (Profile.rectangle(
+    far = Part("unreachable", Motion.FIXED, slices=(Slice((z, z + 1.0), (Profile.rectangle(
         cx - half, cy - half, cx + half, cy + half, "unreachable."),)),))
     return replace(mechanism, parts=parts + (far,))
 
@@ -1521,7 +1522,7 @@ def drawn_touching(mechanism: Mechanism, apart: float = 0.0) -> Mechanism:
                 at = {**values, coordinate.name: value}
                 return any(overlap_depth(posed(mechanism, part, i, at), posed(mechanism, other, j, at),
                                          tolerance.quantum) > 0
-                           for other in mechanism.parts if other is not part and other.motion != LINKAGE
+                           for other in mechanism.parts if other is not part and other.motion != Motion.LINKAGE
                            for i, s in enumerate(part.slices) for j, t in enumerate(other.slices)
                            if s.z[0] < t.z[1] and t.z[0] < s.z[1])
 
