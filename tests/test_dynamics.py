@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from cspace.kernels.constraints import ConstraintManager
-from cspace.tracing.dynamics import EXTERNAL, INPUT, SimpleDynamics
+from cspace.tracing.dynamics import EXTERNAL, INPUT, SimpleDynamics, Undetermined
 from cspace.tracing.regions import MechanismRegion
 
 
@@ -83,14 +83,14 @@ def test_a_push_that_fans_out_moves_each_pushed_block_once():
 def test_a_pushed_block_against_a_wall_stops_the_push():
     rows = chain(3) + [[0.0, 0.0, 1.0]]  # block 2 cannot move forwards
     shortcut, program, _ = both(rows, 1.0)
-    assert shortcut is None and program is None
+    assert shortcut is Undetermined.NO_MOTION and program is None
 
 
 def test_a_row_two_free_blocks_could_relieve_is_left_to_the_program():
     # Block 1 pushed forwards; a row with block 1 and blocks 2 and 3 both free to relieve it.
     rows = [[1, -1, 0, 0], [0, 1, -1, -1]]
     shortcut, program, solves = both(rows, 1.0)
-    assert shortcut is False
+    assert shortcut is Undetermined.PROGRAM
     assert program is not None and solves >= 1
 
 
@@ -117,18 +117,18 @@ def test_a_falling_block_that_must_push_a_free_part_is_left_to_the_program():
     # Block 1 (forced down) rests on platform 2 (free, unforced): y_1 >= y_2 + height.
     rows = [[0.0, -1.0, 1.0]]
     shortcut, program, solves = both(rows, 0.0, EXTERNAL, {1: GRAVITY})
-    assert shortcut is False
+    assert shortcut is Undetermined.PROGRAM
     np.testing.assert_allclose(program.v, [0.0, -1.0, -1.0], atol=1e-9)
     assert solves >= 1
 
 
 def test_forces_during_an_input_step_are_left_to_the_program():
     shortcut, _, _ = both(stack(2, table=True), 1.0, INPUT, {1: GRAVITY, 2: GRAVITY})
-    assert shortcut is False
+    assert shortcut is Undetermined.PROGRAM
 
 
 def test_an_external_step_with_a_moving_input_is_left_to_the_program():
     forces = {1: GRAVITY, 2: GRAVITY}
     shortcut, program, _ = both(stack(2, table=False), 1.0, EXTERNAL, forces)
-    assert shortcut is False
+    assert shortcut is Undetermined.PROGRAM
     np.testing.assert_allclose(program.v, [1.0, -1.0, -1.0], atol=1e-9)

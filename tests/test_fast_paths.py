@@ -10,7 +10,7 @@ import pytest
 from cspace import analyze, load, loads, trace
 from cspace.testing import assert_traces_equal
 from cspace.tracing import layout, regions, tracer
-from cspace.tracing.dynamics import SimpleDynamics
+from cspace.tracing.dynamics import SimpleDynamics, Undetermined
 
 from .common import FIXTURES, fixture_path
 from .support.fuzz import SeededDraw, mechanism
@@ -25,7 +25,7 @@ def traced_both_ways(analysis, monkeypatch):
         return program(self, *args, **kwargs)
 
     with monkeypatch.context() as patch:
-        patch.setattr(SimpleDynamics, "determined", lambda self, *args: False)
+        patch.setattr(SimpleDynamics, "determined", lambda self, *args: Undetermined.PROGRAM)
         patch.setattr(SimpleDynamics, "_program", afresh)
         patch.setattr(tracer, "unbeatable", lambda *args: False)
         slow = trace(analysis)

@@ -215,27 +215,6 @@ class Profile:
         """
         return _polyline(self, tolerance, outward)
 
-    def _polyline(self, tolerance: float, outward: bool) -> Polyline:
-        vertices: list[Point] = []
-        vertex_features: list[Feature] = []
-        edge_features: list[Feature] = []
-        n = len(self.elements)
-        for index, element in enumerate(self.elements):
-            points = element.points(tolerance, outward)
-            face = Feature("face", element.name)
-            faces = [face] * len(points)
-            if outward and isinstance(element, Arc) and element.ccw and len(points) > 1:
-                before, after = self.elements[index - 1], self.elements[(index + 1) % n]
-                if isinstance(before, Line) and _tangent(before.end, before.start, element.start, element.center):
-                    faces[0] = Feature("face", before.name)
-                if isinstance(after, Line) and _tangent(after.start, after.end, element.end, element.center):
-                    faces[-1] = Feature("face", after.name)
-            for k, point in enumerate(points):
-                vertices.append(point)
-                vertex_features.append(Feature("corner", self.corner_name(index)) if k == 0 else face)
-                edge_features.append(faces[k])
-        return Polyline(tuple(vertices), tuple(vertex_features), tuple(edge_features))
-
     def signed_area(self) -> float:
         """Shoelace area of a fine linearization: positive when counterclockwise.
 
@@ -406,4 +385,23 @@ def _fmt(point: Point) -> str:
 
 @lru_cache(maxsize=4096)
 def _polyline(profile: Profile, tolerance: float, outward: bool) -> Polyline:
-    return profile._polyline(tolerance, outward)
+    """:meth:`Profile.polyline`, remembered."""
+    vertices: list[Point] = []
+    vertex_features: list[Feature] = []
+    edge_features: list[Feature] = []
+    n = len(profile.elements)
+    for index, element in enumerate(profile.elements):
+        points = element.points(tolerance, outward)
+        face = Feature("face", element.name)
+        faces = [face] * len(points)
+        if outward and isinstance(element, Arc) and element.ccw and len(points) > 1:
+            before, after = profile.elements[index - 1], profile.elements[(index + 1) % n]
+            if isinstance(before, Line) and _tangent(before.end, before.start, element.start, element.center):
+                faces[0] = Feature("face", before.name)
+            if isinstance(after, Line) and _tangent(after.start, after.end, element.end, element.center):
+                faces[-1] = Feature("face", after.name)
+        for k, point in enumerate(points):
+            vertices.append(point)
+            vertex_features.append(Feature("corner", profile.corner_name(index)) if k == 0 else face)
+            edge_features.append(faces[k])
+    return Polyline(tuple(vertices), tuple(vertex_features), tuple(edge_features))

@@ -226,6 +226,41 @@ class LinkageTable:
         bound = hi if ys[k] > hi else lo
         return x + (bound - y) / (float(ys[k]) - y) * (float(xs[k]) - x)
 
+    def interpolation_error(self, reaches: dict[str, float]) -> float:
+        """The largest distance linear interpolation puts a point of the output's part or of a
+        member from where the real linkage has it, at the cells' midpoints (inf where the joints
+        cannot be closed there from the interpolation).
+
+        A pose error is a length: a translation's error plus an angle's times the part's reach
+        from its pivot or frame origin (``reaches``), so it bounds how far any point of the part
+        is off. The bound it is held to is ``Tolerance.curve``, the budget of a turning pair's
+        contact curves: those are the same kind of approximation (a curve of configuration space
+        flattened into chords), measured the same way (angles scaled by reach).
+
+        Between two nodes the error of linear interpolation is (x - a)(b - x) f''/2 for some f''
+        in the cell, so it peaks at the midpoint wherever the curve is near a parabola over one
+        cell; the table is refined until that holds well (``tests/test_linkage.py`` checks the
+        accepted tables densely against the exact solution and the closed form).
+        """
+        system = self.system
+        middles = (self.inputs[:-1] + self.inputs[1:]) / 2
+        worst = 0.0
+        # Each unknown's error to a length: member x, y as they are, angles times their part's reach.
+        scale = np.array([r for m in self.linkage.members for r in (1.0, 1.0, reaches[m])] + [reaches[""]])
+        members = 3 * len(self.linkage.members)
+        for k, x in enumerate(middles):
+            jacobian = system.jacobian(self.solutions[k], float(self.inputs[k]), central=False)
+            guess = self._interpolate(self.solutions, float(x))
+            exact = system.newton(guess, float(x), jacobian)
+            if exact is None:
+                return math.inf
+            self._jacobians[k] = jacobian  # the one Newton's method from this cell uses later
+            lengths = np.abs(guess - exact) * scale
+            poses = lengths[:members].reshape(-1, 3)
+            worst = max(worst, float(np.max(np.hypot(poses[:, 0], poses[:, 1]) + poses[:, 2], initial=0.0)),
+                        float(lengths[-1]))
+        return worst
+
     def _interpolate(self, values: np.ndarray, x: float) -> np.ndarray:
         reduced, _ = self.reduce(float(x))
         if not self.periodic:
@@ -244,7 +279,7 @@ class LinkageTable:
 def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
     """Assemble ``linkage`` at the initial input and tabulate it over its input range, with
     at least ``linkage.table_size`` entries and as many more as linear interpolation needs to
-    stay within the ``curve`` tolerance of the real linkage (:func:`interpolation_error`).
+    stay within the ``curve`` tolerance of the real linkage (:meth:`LinkageTable.interpolation_error`).
 
     The entries stay evenly spaced, so a cell is found by one division and the tracer reads
     nodes in batches: a table that misses the bound is solved again with every cell cut into
@@ -264,7 +299,7 @@ def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
     count = linkage.table_size
     while True:
         table = _tabulate(mechanism, linkage, system, count)
-        error = interpolation_error(table, reaches)
+        error = table.interpolation_error(reaches)
         if error <= bound:
             return table
         if count >= MAX_TABLE:
@@ -281,42 +316,6 @@ def _refined(count: int, error: float, bound: float) -> int:
     (linear interpolation of a smooth curve), with a margin; at least twice as fine."""
     factor = 4 if not math.isfinite(error) else max(2, math.ceil(math.sqrt(error / (REFINE_MARGIN * bound))))
     return (count - 1) * factor + 1
-
-
-def interpolation_error(table: LinkageTable, reaches: dict[str, float]) -> float:
-    """The largest distance linear interpolation puts a point of the output's part or of a
-    member from where the real linkage has it, at the cells' midpoints (inf where the joints
-    cannot be closed there from the interpolation).
-
-    A pose error is a length: a translation's error plus an angle's times the part's reach
-    from its pivot or frame origin (``reaches``), so it bounds how far any point of the part
-    is off. The bound it is held to is ``Tolerance.curve``, the budget of a turning pair's
-    contact curves: those are the same kind of approximation (a curve of configuration space
-    flattened into chords), measured the same way (angles scaled by reach).
-
-    Between two nodes the error of linear interpolation is (x - a)(b - x) f''/2 for some f''
-    in the cell, so it peaks at the midpoint wherever the curve is near a parabola over one
-    cell; the table is refined until that holds well (``tests/test_linkage.py`` checks the
-    accepted tables densely against the exact solution and the closed form).
-    """
-    system = table.system
-    middles = (table.inputs[:-1] + table.inputs[1:]) / 2
-    worst = 0.0
-    # Each unknown's error to a length: member x, y as they are, angles times their part's reach.
-    scale = np.array([r for m in table.linkage.members for r in (1.0, 1.0, reaches[m])] + [reaches[""]])
-    members = 3 * len(table.linkage.members)
-    for k, x in enumerate(middles):
-        jacobian = system.jacobian(table.solutions[k], float(table.inputs[k]), central=False)
-        guess = table._interpolate(table.solutions, float(x))
-        exact = system.newton(guess, float(x), jacobian)
-        if exact is None:
-            return math.inf
-        table._jacobians[k] = jacobian  # the one Newton's method from this cell uses later
-        lengths = np.abs(guess - exact) * scale
-        poses = lengths[:members].reshape(-1, 3)
-        worst = max(worst, float(np.max(np.hypot(poses[:, 0], poses[:, 1]) + poses[:, 2], initial=0.0)),
-                    float(lengths[-1]))
-    return worst
 
 
 def _reaches(mechanism: Mechanism, linkage: Linkage) -> dict[str, float]:

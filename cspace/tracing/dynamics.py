@@ -27,18 +27,19 @@ solving the mode's small linear system per cell instead of a new program.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 from functools import cached_property
 
 import numpy as np
 
 from ..kernels.constraints import ConstraintManager
 from ..model.errors import TraceError
+from ..model.kinds import Phase
 from ..spaces.linkage import LinkageTable
 from .friction import Grip
 from .regions import MechanismRegion
 
-INPUT = "input"
-EXTERNAL = "external"
+INPUT, EXTERNAL = Phase.INPUT, Phase.EXTERNAL
 UNFORCED_WEIGHT = 1e-3  # per unit of a coordinate's speed scale
 JAM = 10.0  # a motion this many times the steepest transmission (Tolerance.steepest) is a jam
 STUCK_MEMO = 256  # stuck-force answers kept: a resting stack meets the same tight rows step after step
@@ -79,7 +80,7 @@ class Mode:
     def velocity_at(self, q: np.ndarray) -> np.ndarray | None:
         """Velocity on the table cells at ``q``, or None if the mode no longer holds."""
         slopes = [link.table.slope(q[link.input], d, q[link.output]) for link, d in zip(self.linkages, self.directions)]
-        v, _ = self._solve(slopes)
+        v, _ = self.solve(slopes)
         if v is None or np.any(self.signs(v) != self.signs(self.velocity)):
             return None
         return v
@@ -116,7 +117,7 @@ class Mode:
         change = link.table.slope_scale  # a change of slope in the linkage's own units
         slopes = [0.0] * len(self.linkages)
         slopes[k] = slope + change
-        tilted, unique = self._solve(slopes)
+        tilted, unique = self.solve(slopes)
         if tilted is None:
             return None
         if unique:
@@ -126,7 +127,7 @@ class Mode:
             v0 = self.velocity - slope * w
         else:
             slopes[k] = slope
-            at_slope, _ = self._solve(slopes)
+            at_slope, _ = self.solve(slopes)
             if at_slope is None:
                 return None
             w = (tilted - at_slope) / change
@@ -136,7 +137,7 @@ class Mode:
             return None
         return link, v0, w
 
-    def _solve(self, slopes: list[float]) -> tuple[np.ndarray | None, bool]:
+    def solve(self, slopes: list[float]) -> tuple[np.ndarray | None, bool]:
         """Velocity with the given linkage slopes: prescribed rates, still coordinates, binding rows.
 
         Also says whether the system was square and nonsingular (the velocity unique).
@@ -209,6 +210,21 @@ class Velocity:
 
     def __repr__(self) -> str:
         return f"Velocity(objective={self.objective:.6g}, progress={self.progress:.6g})"
+
+
+class Undetermined(Enum):
+    """What :meth:`SimpleDynamics.determined` says when the velocity is not clear without a program."""
+
+    NO_MOTION = "no motion"  # a tight row is violated and nothing can relieve it
+    PROGRAM = "program"  # a velocity program must decide
+
+
+class Relation(Enum):
+    """What became of an equality on the velocities a program was to hold."""
+
+    ADDED = "added"  # a row of the program
+    KEPT = "kept"  # the known velocities alone keep it
+    BROKEN = "broken"  # the known velocities alone break it: no motion
 
 
 class SimpleDynamics:
@@ -362,7 +378,7 @@ class SimpleDynamics:
         return movable
 
     def determined(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
-                   movable: set[int], ignore: np.ndarray) -> Velocity | None | bool:
+                   movable: set[int], ignore: np.ndarray) -> Velocity | Undetermined:
         """The velocity without a program, when it is clear what it must be.
 
         Prescribed rates and linkages fix some coordinates. In the external step a
@@ -373,10 +389,11 @@ class SimpleDynamics:
         row is violated and exactly one of them can relieve it, move that one just
         enough (a push passed along a chain of contacts). A coordinate already moved
         cannot relieve a row by moving back: its move was forced. Each move is forced,
-        so the result is the program's optimum (and its only one). Returns it; None
-        when no motion can (a violated row nothing relieves); False when a program
-        must decide (a row two coordinates could relieve, a force-loaded coordinate
-        that might move less than its full speed, or any during an input step).
+        so the result is the program's optimum (and its only one). Returns it;
+        ``Undetermined.NO_MOTION`` when no motion can (a violated row nothing relieves);
+        ``Undetermined.PROGRAM`` when a program must decide (a row two coordinates could
+        relieve, a force-loaded coordinate that might move less than its full speed, or any
+        during an input step).
         """
         v = np.zeros(self.n)
         known = set(fixed)
@@ -385,7 +402,7 @@ class SimpleDynamics:
         directions = []
         for link in self.linkages:
             if link.input not in known:
-                return False
+                return Undetermined.PROGRAM
             direction = 1 if v[link.input] >= 0 else -1
             v[link.output] = link.table.slope(q[link.input], direction, q[link.output]) * v[link.input]
             known.add(link.output)
@@ -394,7 +411,8 @@ class SimpleDynamics:
         forced = [j for j in free if j in self.forces]
         rows = region.rows(region.tight_except(q, ignore))
         if forced:
-            return self._falling(rows, v, free, forced, tuple(directions)) if phase == EXTERNAL else False
+            return self._falling(rows, v, free, forced, tuple(directions)) if phase == EXTERNAL else \
+                Undetermined.PROGRAM
         moved: dict[int, float] = {}
         for _ in range(2 * len(rows) + 1):
             excess = rows @ v
@@ -405,32 +423,33 @@ class SimpleDynamics:
             r = int(violated[0])
             relievers = [j for j in free if rows[r, j] != 0 and not (j in moved and rows[r, j] * moved[j] > 0)]
             if not relievers:
-                return None
+                return Undetermined.NO_MOTION
             if len(relievers) > 1:
-                return False
+                return Undetermined.PROGRAM
             j = relievers[0]
             change = -excess[r] / rows[r, j]
             moved[j] = moved.get(j, 0.0) + change
             v[j] += change
-        return False
+        return Undetermined.PROGRAM
 
     def _falling(self, rows: np.ndarray, v: np.ndarray, free: set[int], forced: list[int],
-                 directions: tuple[int, ...]) -> Velocity | bool:
+                 directions: tuple[int, ...]) -> Velocity | Undetermined:
         """External step: every forced coordinate the rows do not stop at its full speed, if that violates nothing.
 
         Everything else is at rest (held inputs, their linkage outputs, what cannot
         move). Each forced coordinate then makes the most progress it can and nothing
-        unforced moves, so this is the program's optimum; False if a row forbids it.
+        unforced moves, so this is the program's optimum; a program decides if a row
+        forbids it.
         """
         if np.any(v != 0):
-            return False  # something prescribed moves: not the external step this reasoning is for
+            return Undetermined.PROGRAM  # something prescribed moves: not the external step this reasoning is for
         stuck = self.stuck_forces(rows, set(range(self.n)) - free)
         for j in forced:
             if j not in stuck:
                 direction, speed = self.forces[j]
                 v[j] = direction * speed
         if np.any(rows @ v > np.abs(rows) @ self.eps):
-            return False
+            return Undetermined.PROGRAM
         progress = self.progress(v)
         return Velocity(-progress, v, directions, progress)
 
@@ -532,31 +551,31 @@ class SimpleDynamics:
         blocks = [rows[touches] / norms[:, None]]
         row_lo, row_hi = [np.full(int(touches.sum()), -np.inf)], [rhs[touches] / norms]
 
-        def equality(relation: np.ndarray) -> bool | None:
-            """Add ``relation @ v = 0``: True if added, None if the known velocities alone
-            keep it, False if they break it."""
+        def equality(relation: np.ndarray) -> Relation:
+            """Add ``relation @ v = 0`` to the program, unless the known velocities alone keep
+            it or break it: which of the three."""
             row = relation @ spread
             value = -(relation @ known)
             if not row.any():
-                return None if abs(value) <= np.abs(relation) @ self.eps else False
+                return Relation.KEPT if abs(value) <= np.abs(relation) @ self.eps else Relation.BROKEN
             norm = np.abs(row).max()
             blocks.append(row[None, :] / norm)
             row_lo.append([value / norm])
             row_hi.append([value / norm])
-            return True
+            return Relation.ADDED
 
         for link, direction, slope in zip(self.linkages, directions, slopes):
             relation = np.zeros(n)
             relation[link.output] = 1.0
             relation[link.input] -= slope
             added = equality(relation)
-            if added is False:
+            if added is Relation.BROKEN:
                 return None
-            if added and link.input not in fixed:
+            if added is Relation.ADDED and link.input not in fixed:
                 blocks.append(direction * spread[link.input][None, :] / self.scales[link.input])
                 row_lo.append([0.0])
                 row_hi.append([np.inf])
-        if any(equality(relation) is False for relation in relations):
+        if any(equality(relation) is Relation.BROKEN for relation in relations):
             return None
         result = self.manager.solve(cost, np.vstack(blocks), np.concatenate(row_lo), np.concatenate(row_hi),
                                     lower, upper)

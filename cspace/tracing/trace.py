@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model.errors import TraceError
+from ..model.kinds import EndReason
 from ..model.tolerance import NOISE
 from .analysis import Analysis
 from .layout import Stop
 
 TWO_PI = 2 * math.pi
 MAX_SAMPLES = 1_000_000
-INPUT_BLOCKED = "input blocked"
-INPUT_DONE = "input motion done"  # it ran for its duration: the next takes over
 
 
 @dataclass(frozen=True)
@@ -283,7 +282,7 @@ def _ending(segment: Segment, following: Segment | None, names: list[str] | None
     last = segment.pieces[-1]
     if following is None:
         return end_reason or last.end
-    if last.end in (INPUT_BLOCKED, INPUT_DONE):
+    if last.end in (EndReason.INPUT_BLOCKED, EndReason.INPUT_DONE):
         return last.end
     before, after = segment.first.contacts, following.first.contacts
     events = [_contact_event(c, "begins") for c in sorted(after - before, key=str)]

@@ -28,13 +28,14 @@ from tqdm import tqdm
 
 from ..kernels.constraints import ConstraintManager
 from ..model.errors import TraceError
+from ..model.kinds import EndReason
 from ..model.tolerance import NOISE
 from ..spaces.pairspace import Contact
 from .analysis import Analysis
-from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics, Velocity
+from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics, Undetermined, Velocity
 from .friction import Friction, Grip
 from .regions import Choices, MechanismRegion, RegionDiagram
-from .trace import INPUT_BLOCKED, INPUT_DONE, DriveLine, Piece, Trace, TraceStats
+from .trace import DriveLine, Piece, Trace, TraceStats
 
 MAX_PIECES = 20000
 MAX_REFINE = 40  # joint solves at most to place one event on the real linkage (it takes two or three)
@@ -128,13 +129,13 @@ class Tracer:
                 q, clock = piece.configs[-1], float(piece.params[-1])
                 self.guard(pieces)
             if not motions:
-                end = "no input motions"
+                end = EndReason.NO_INPUT_MOTIONS
                 break
             if now >= allotment * (1 - NOISE):  # relative: an allotment of microseconds is as exact
-                end = "time allotment used"
+                end = EndReason.TIME_ALLOTMENT_USED
                 break
             if current >= len(motions):
-                end = pieces[-1].end if pieces and pieces[-1].end == INPUT_DONE else INPUT_BLOCKED
+                end = pieces[-1].end if pieces and pieces[-1].end == EndReason.INPUT_DONE else EndReason.INPUT_BLOCKED
                 break
             motion = motions[current]
             rates = {self.mechanism.coordinate_index[c]: v for c, v in motion.velocities}
@@ -143,7 +144,8 @@ class Tracer:
                 self.step(q, INPUT, rates, current, now, now, motion_start, stop)
             if piece is None:
                 if pieces:
-                    pieces[-1].end = INPUT_DONE if stop < allotment and now >= stop * (1 - NOISE) else INPUT_BLOCKED
+                    pieces[-1].end = EndReason.INPUT_DONE if stop < allotment and now >= stop * (1 - NOISE) \
+                        else EndReason.INPUT_BLOCKED
                 current, motion_start = current + 1, now
                 continue
             pieces.append(piece)
@@ -211,9 +213,12 @@ class Tracer:
         for key in choices.candidates():
             region = diagram.region(key, active)
             grips = self.grips(region, q, here) if self.friction.any else ()
-            found = False if grips else dynamics.determined(region, q, phase, fixed, movable, choices.loose)
-            if found is False:
+            found = Undetermined.PROGRAM if grips else dynamics.determined(region, q, phase, fixed, movable,
+                                                                           choices.loose)
+            if found is Undetermined.PROGRAM:
                 found = dynamics.velocity(region, q, phase, fixed, choices.loose, still, grips)
+            elif found is Undetermined.NO_MOTION:
+                found = None
             if found is not None and (best is None or found.objective < best.objective - dynamics.floor):
                 best, best_key = found, key
             if unbeatable(best, nonnegative):
@@ -306,7 +311,7 @@ class Tracer:
         rate = region.G @ v
         slack = np.maximum(region.h - region.G @ q, 0.0)
         moving_in = rate > mode.row_eps
-        dt, event = limit - param, "time allotment used"
+        dt, event = limit - param, EndReason.TIME_ALLOTMENT_USED
         if np.any(moving_in):
             ratios = slack[moving_in] / rate[moving_in]
             if ratios.min() < dt:
@@ -366,7 +371,7 @@ class Tracer:
             # the time allotment, then a region exit, then a change of motion at a node.
             events = []
             if (x_end - xs[-1]) * direction <= 0:
-                events.append((x_end, "time allotment used", None))
+                events.append((x_end, EndReason.TIME_ALLOTMENT_USED, None))
             slopes = (fs[1:] - fs[:-1]) / (xs[1:] - xs[:-1])
             speeds = v0[turning] + slopes[:, None] * w[turning]
             # A coordinate keeps its direction while its speed stays beyond eps that way (or within eps of rest).
@@ -500,7 +505,7 @@ class Tracer:
             tight = slack <= region.tolerances
             if np.any(moving_in & tight):
                 return _Followed(params, configs, "motion changes")
-            dt, event = limit - param, "time allotment used"
+            dt, event = limit - param, EndReason.TIME_ALLOTMENT_USED
             if np.any(moving_in):
                 ratios = np.maximum(slack[moving_in], 0.0) / rate[moving_in]
                 k = int(np.argmin(ratios))
@@ -550,7 +555,7 @@ class Tracer:
         for s in (slope, slope + change, slope - change):
             slopes = [0.0] * len(mode.linkages)
             slopes[k] = s
-            solved, _ = mode._solve(slopes)
+            solved, _ = mode.solve(slopes)
             if solved is None or abs(solved[i]) <= mode.eps[i]:
                 return None
             ratios.append(solved / solved[i])
