@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import cspace.spaces.rotation
-import cspace.tracing.analysis as analysis_module
 from cspace import analyze, load
 from cspace.cli import main
 from cspace.model.errors import BudgetError
 from cspace.spaces import budget
+from cspace.spaces.builders import Builders
 
 from .common import ROOT, fixture_path, tool
 
@@ -81,7 +81,7 @@ def test_the_estimate_is_within_its_factor_of_the_measured_peak(tmp_path, name):
 
 def test_over_the_bound_a_mechanism_is_refused_before_any_pair_space_is_built(monkeypatch):
     built = []
-    monkeypatch.setattr(analysis_module._PairBuilder, "build", lambda *a: built.append(a))
+    monkeypatch.setattr(Builders, "space", lambda *a: built.append(a))
     with pytest.raises(BudgetError) as raised:
         analyze(load(fixture_path("transmission")), max_memory=200e6)
     assert built == []

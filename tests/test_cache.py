@@ -22,8 +22,10 @@ from cspace import analyze, describe, load, path_csv, to_json, trace
 from cspace.cli import main
 from cspace.model.tolerance import Tolerance
 from cspace.spaces import cache
+from cspace.spaces.request import Request
+from cspace.spaces.translating import Translating
+from cspace.spaces.turning import Rotating
 from cspace.testing import assert_traces_equal
-from cspace.tracing import analysis as analysis_module
 
 from .common import fixture_path
 from .support.oracles import cached_and_uncached
@@ -50,9 +52,9 @@ def _said(caplog) -> str:
 def _counting(monkeypatch) -> list[tuple[str, str]]:
     """Record every pair space actually computed (not read from the cache or shared)."""
     computed: list[tuple[str, str]] = []
-    original = analysis_module._PairBuilder.compute
-    monkeypatch.setattr(analysis_module._PairBuilder, "compute",
-                        lambda self, a, b: computed.append((a.name, b.name)) or original(self, a, b))
+    original = Translating.build
+    monkeypatch.setattr(Translating, "build",
+                        lambda self, request: computed.append((request.a.name, request.b.name)) or original(self, request))
     return computed
 
 
@@ -75,9 +77,9 @@ def test_same_shaped_pairs_share_one_computation(monkeypatch):
     # frame, piston, link; three equal blocks: frame/block, piston/block, block/block each computed once
     assert len(analysis.pairs) == 10 and len(computed) == 4
     mechanism = analysis.mechanism
-    builder = analysis_module._PairBuilder(mechanism, None, 1)
+    builder = Translating(mechanism)
     for shared in analysis.pairs:
-        direct = builder.compute(mechanism.part(shared.part_a), mechanism.part(shared.part_b))
+        direct = builder.build(Request.of(mechanism, shared.part_a, shared.part_b))
         assert (shared.name, shared.coordinates) == (direct.name, direct.coordinates)
         assert [r.name for r in shared.regions] == [r.name for r in direct.regions]
         for mine, theirs in zip(shared.regions, direct.regions):
@@ -140,10 +142,8 @@ def test_every_field_of_a_turning_pairs_coordinates_but_names_is_in_the_key():
     """A turning pair's key holds its coordinates whole (pivot, axis, limits, shift, and any field
     added later) but the names, which a space is relabelled for, and the initial value."""
     mechanism = load(fixture_path("eccentric-cam"))
-    builder = analysis_module._PairBuilder(mechanism, None, 1)
     a, b = mechanism.parts[0], mechanism.parts[1]
-    coordinates = builder._coordinates(a, b)
-    motion = builder._motion(a, coordinates)
+    motion = Rotating(mechanism).motion(Request.of(mechanism, a, b))
     assert any(c.pivot is not None for c in motion) and {c.part for c in motion} <= {"a", "b"}
     digest = cache.key(a.slices, b.slices, motion, mechanism.tolerance, mechanism.origin)
     others = {str: "other", tuple: (0.5, 0.25), type(None): (0.5, 0.25), bool: True, float: 0.125}
@@ -153,7 +153,7 @@ def test_every_field_of_a_turning_pairs_coordinates_but_names_is_in_the_key():
             changed[number] = replace(coordinate, **{field.name: others[type(getattr(coordinate, field.name))]})
             assert cache.key(a.slices, b.slices, changed, mechanism.tolerance, mechanism.origin) != digest, field
     moved = replace(mechanism, coordinates=tuple(replace(c, initial=c.initial + 0.5) for c in mechanism.coordinates))
-    assert analysis_module._PairBuilder(moved, None, 1)._motion(a, coordinates) == motion
+    assert Rotating(moved).motion(Request.of(moved, a, b)) == motion
 
 
 def test_the_key_refuses_what_it_cannot_take_exactly():
@@ -292,7 +292,7 @@ def _signed(edit, secret: bytes | None = None):
         document = json.loads(entry.read_text())
         content = json.dumps(document["space"])  # as store writes it
         signature = list(document)[2]  # "mac" ("checksum" in format 5)
-        document[signature] = cache._mac(secret, document["key"], content) if secret else \
+        document[signature] = cache.entry_mac(secret, document["key"], content) if secret else \
             hashlib.sha256(content.encode()).hexdigest()
         entry.write_text(json.dumps(document))
     return attack

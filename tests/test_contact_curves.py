@@ -8,9 +8,9 @@ import shapely
 from shapely.geometry import Point
 
 from cspace.kernels import contact_curves
-from cspace.kernels.contact_curves import _candidates, _pairs, translation_intervals
+from cspace.kernels.contact_curves import candidate_triples, sorted_pairs, translation_intervals
 
-from .test_rotation import _random_polygon, _rectilinear, _shape
+from .support.shapes import random_polygon, rectilinear, shape_of
 
 
 def _one_row_at_a_time(keys, lows, highs):
@@ -18,7 +18,7 @@ def _one_row_at_a_time(keys, lows, highs):
     ordered = np.take_along_axis(keys, order, 1)
     found = []
     for k in range(len(keys)):
-        owner, at = _pairs(ordered[k], lows[k], highs[k])
+        owner, at = sorted_pairs(ordered[k], lows[k], highs[k])
         found += [(k, int(e), int(order[k][a])) for e, a in zip(owner, at)]
     return found
 
@@ -32,7 +32,7 @@ def test_candidates_of_every_placement_at_once_are_those_of_each_alone(seed):
     keys = rng.integers(-5, 5, (count, vertices)) * 0.5
     lows = rng.integers(-6, 6, (count, edges)) * 0.5
     highs = lows + rng.integers(-1, 4, (count, edges)) * 0.5
-    found = list(zip(*(x.tolist() for x in _candidates(keys, lows, highs))))
+    found = list(zip(*(x.tolist() for x in candidate_triples(keys, lows, highs))))
     assert found == _one_row_at_a_time(keys, lows, highs)
 
 
@@ -42,12 +42,12 @@ def _placed_pair(seed: int, spread: float, count: int = 60):
     polygons anywhere within ``spread``."""
     rng = np.random.default_rng(seed)
     if seed % 2:
-        a, b = _rectilinear(rng, 3), _rectilinear(rng, 2)
-        return (rng, _shape(a), _shape(b), rng.integers(0, 4, count) * (np.pi / 2),
+        a, b = rectilinear(rng, 3), rectilinear(rng, 2)
+        return (rng, shape_of(a), shape_of(b), rng.integers(0, 4, count) * (np.pi / 2),
                 rng.integers(-3, 4, (count, 2)).astype(float))
-    a = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
-    b = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5)
-    return rng, _shape(a), _shape(b), rng.uniform(-3, 3, count), rng.uniform(-spread, spread, (count, 2))
+    a = random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
+    b = random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5)
+    return rng, shape_of(a), shape_of(b), rng.uniform(-3, 3, count), rng.uniform(-spread, spread, (count, 2))
 
 
 def _assert_same(found, expected) -> None:
@@ -67,7 +67,7 @@ def test_translation_runs_of_every_placement_at_once_are_those_followed_one_by_o
     rng, a, b, angle, offset = _placed_pair(seed, 2)
     d = np.tile([[1.0, 0.0], [0.0, 1.0]], (len(angle) // 2, 1))
     at_once = translation_intervals(a, b, angle, offset, d)
-    monkeypatch.setattr(contact_curves, "_plain_runs", _follow_every_placement)
+    monkeypatch.setattr(contact_curves, "plain_runs", _follow_every_placement)
     _assert_same(at_once, translation_intervals(a, b, angle, offset, d))
     assert at_once.count.sum() > 0
 
@@ -79,17 +79,17 @@ def test_turning_against_only_the_vertices_within_reach_finds_what_all_of_them_f
     rng = np.random.default_rng(seed)
     teeth = [shapely.MultiPoint(rng.uniform(-1, 1, (6, 2)) + [6 * np.cos(t), 6 * np.sin(t)]).convex_hull
              for t in np.linspace(0, 2 * np.pi, 12, endpoint=False)]
-    a = _shape(shapely.union_all(teeth + [Point(0, 0).buffer(6.5, quad_segs=4)]))
-    b = _shape(_random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5))
+    a = shape_of(shapely.union_all(teeth + [Point(0, 0).buffer(6.5, quad_segs=4)]))
+    b = shape_of(random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 1.5))
     count = 40
     turn = rng.uniform(-0.2, 0.2, count)
     center = np.stack([7.5 * np.cos(turn), 7.5 * np.sin(turn)], axis=1)
     angle, offset = rng.uniform(-3, 3, count), center + rng.uniform(-0.1, 0.1, (count, 2))
     sign = int(rng.choice([-1, 1]))
-    kept = contact_curves._within_reach(a, b, angle, offset, center)
+    kept = contact_curves.vertices_within_reach(a, b, angle, offset, center)
     assert kept is not None and len(kept) < len(a.vertices) / 2
     some = contact_curves.rotation_intervals(a, b, angle, offset, center, sign)
-    monkeypatch.setattr(contact_curves, "_within_reach", lambda *args: None)
+    monkeypatch.setattr(contact_curves, "vertices_within_reach", lambda *args: None)
     _assert_same(some, contact_curves.rotation_intervals(a, b, angle, offset, center, sign))
     assert some.count.sum() > 0
 
@@ -107,7 +107,7 @@ def test_turning_runs_of_every_placement_at_once_are_those_followed_one_by_one(s
     center = offset + (rng.integers(-1, 2, offset.shape) if seed % 2 else rng.uniform(-1, 1, offset.shape))
     sign = 1 if seed % 4 < 2 else -1
     at_once = contact_curves.rotation_intervals(a, b, angle, offset, center, sign)
-    monkeypatch.setattr(contact_curves, "_turned_runs", _follow_every_turn)
+    monkeypatch.setattr(contact_curves, "turned_runs", _follow_every_turn)
     _assert_same(at_once, contact_curves.rotation_intervals(a, b, angle, offset, center, sign))
     assert at_once.count.sum() > 0
 
@@ -122,7 +122,7 @@ def _starts_one_by_one(roots, K):
         if len(values):
             gaps = np.diff(np.append(values, values[0] + 2 * np.pi))
             g = int(np.argmax(gaps))
-            start[k] = contact_curves._wrap(values[g] + gaps[g] / 2)
+            start[k] = contact_curves.wrapped_angles(values[g] + gaps[g] / 2)
     return start
 
 
@@ -134,7 +134,7 @@ def test_start_values_of_every_placement_at_once_are_those_of_each_alone(seed):
     K, n = int(rng.integers(1, 12)), int(rng.integers(0, 40))
     roots = contact_curves._Roots(rng.integers(0, K, n), rng.integers(-6, 6, n) * 0.5, np.arange(n),
                                   np.ones(n, int), np.zeros(n, bool))
-    np.testing.assert_array_equal(contact_curves._starts(roots, K), _starts_one_by_one(roots, K))
+    np.testing.assert_array_equal(contact_curves.start_values(roots, K), _starts_one_by_one(roots, K))
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -153,6 +153,6 @@ def test_turning_runs_at_once_equal_followed_on_any_counts(seed, monkeypatch):
         return np.array([answers.setdefault((int(k), float(x)), bool(rng.random() < 0.5))
                          for k, x in zip(ks, values)], bool)
 
-    at_once = contact_curves._intervals(roots, K, start, True, overlaps)
-    monkeypatch.setattr(contact_curves, "_turned_runs", _follow_every_turn)
-    _assert_same(at_once, contact_curves._intervals(roots, K, start, True, overlaps))
+    at_once = contact_curves.blocked_intervals(roots, K, start, True, overlaps)
+    monkeypatch.setattr(contact_curves, "turned_runs", _follow_every_turn)
+    _assert_same(at_once, contact_curves.blocked_intervals(roots, K, start, True, overlaps))

@@ -18,7 +18,7 @@ from .support.fuzz import SeededDraw, mechanism
 
 def traced_both_ways(analysis, monkeypatch):
     fast = trace(analysis)
-    program = SimpleDynamics._program
+    program = SimpleDynamics.velocity_program
 
     def afresh(self, *args, **kwargs):
         self._programs.clear()  # no program remembered: each solved again
@@ -26,7 +26,7 @@ def traced_both_ways(analysis, monkeypatch):
 
     with monkeypatch.context() as patch:
         patch.setattr(SimpleDynamics, "determined", lambda self, *args: Undetermined.PROGRAM)
-        patch.setattr(SimpleDynamics, "_program", afresh)
+        patch.setattr(SimpleDynamics, "velocity_program", afresh)
         patch.setattr(tracer, "unbeatable", lambda *args: False)
         slow = trace(analysis)
     return fast, slow

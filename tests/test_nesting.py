@@ -30,11 +30,11 @@ from cspace.model import geometry
 from cspace.model.errors import GeometryError
 from cspace.model.geometry import Profile, nesting_depths, region_of
 from cspace.model.mechanism import Part, Slice
+from cspace.model.tolerance import GRID_ROUNDING
 from cspace.testing import OVERLAP, material, replay
-from cspace.tracing.analysis import GRID_ROUNDING
 
 from .support.fuzz import SeededDraw, closed_form_errors, generate
-from .test_rotation import _agree, _blocked, _random_polygon
+from .support.shapes import agree, blocked_at, random_polygon
 
 
 def parity_only(polygons):
@@ -332,7 +332,7 @@ def test_the_follower_fell_through_the_island_under_the_old_rule(old_rule):
     assert final(result, "xf") < -15
 
 
-def _shape(material) -> Shape:
+def shape_of(material) -> Shape:
     """A contact-curve shape of a shapely material: every polygon's rings, oriented."""
     rings = []
     for polygon in getattr(material, "geoms", [material]):
@@ -347,17 +347,17 @@ def _island_turns(seed: int) -> bool:
     is small and turns near the island, often wholly inside it at the start of the count."""
     rng = np.random.default_rng(seed)
     middle = rng.uniform(-1, 1, 2)
-    island = _random_polygon(rng, int(rng.integers(3, 9)), middle, 3.0)
+    island = random_polygon(rng, int(rng.integers(3, 9)), middle, 3.0)
     a = box(-6, -6, 6, 6).difference(box(-5, -5, 5, 5)).union(island)
-    b = _random_polygon(rng, int(rng.integers(3, 9)), (0, 0), rng.uniform(0.3, 1.5))
+    b = random_polygon(rng, int(rng.integers(3, 9)), (0, 0), rng.uniform(0.3, 1.5))
     angle, offset = np.array([rng.uniform(-3, 3)]), (middle + rng.uniform(-1, 1, 2))[None]
     placed = Polygon(place(np.array(b.exterior.coords[:-1]), angle, offset)[0])
     centre, sign = (middle + rng.uniform(-1, 1, 2))[None], int(rng.choice([-1, 1]))
-    found = rotation_intervals(_shape(a), _shape(b), angle, offset, centre, sign)
+    found = rotation_intervals(shape_of(a), shape_of(b), angle, offset, centre, sign)
     vs = np.linspace(-np.pi, np.pi, 1001, endpoint=False)
     truth = np.array([a.intersection(affinity.rotate(placed, sign * v, origin=tuple(centre[0]), use_radians=True)).area
                       > 1e-9 for v in vs])
-    return _agree(truth, _blocked(found, 0, vs, True), vs, found, 0.01)
+    return agree(truth, blocked_at(found, 0, vs, True), vs, found, 0.01)
 
 
 @pytest.mark.parametrize("seed", range(20))

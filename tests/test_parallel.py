@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from cspace import WorkersError, analyze, load
+from cspace import UnsupportedPairError, WorkersError, analyze, load
 from cspace.cli import main
 from cspace.spaces import parallel
-from cspace.tracing.analysis import _PairBuilder
+from cspace.spaces.turning import Rotating
 
 from .common import fixture_path
 
@@ -65,20 +65,22 @@ def test_a_task_that_fails_in_a_worker_gives_none_and_the_others_their_results()
 
 
 def test_a_pair_whose_worker_fails_is_built_again_here(monkeypatch):
-    """The space is then built by build, here (its error, had it one, raised here)."""
-    attempt = _PairBuilder._attempt
+    """The space is then built here, whole (its error, had it one, raised here): the rim
+    lock's two turning pairs, one built here as the first task, the other sent to a worker
+    that fails and built here again."""
+    parent = os.getpid()
+    build, part = Rotating.build, Rotating.part
     here = []
 
-    def flaky(self, a, b, coordinates, laid_out):
-        if parallel._TASKS and not here:  # in the worker (this process's first task ran first)
-            return None
-        return attempt(self, a, b, coordinates, laid_out)
+    def failing(self, request):
+        if os.getpid() != parent:
+            raise UnsupportedPairError("no")  # what a worker's error becomes: its pair is built again here
+        return part(self, request)
 
-    rotation = _PairBuilder._rotation
-    monkeypatch.setattr(_PairBuilder, "_attempt", flaky)
-    monkeypatch.setattr(_PairBuilder, "_rotation", lambda self, *job: here.append(job) or rotation(self, *job))
+    monkeypatch.setattr(Rotating, "part", failing)
+    monkeypatch.setattr(Rotating, "build", lambda self, request: here.append(request) or build(self, request))
     analysis = analyze(load(fixture_path("rim-lock")), workers=2)
-    assert len(analysis.pairs) == 3 and len(here) == 2  # one in the first task, one again in build
+    assert len(analysis.pairs) == 3 and len(here) == 2
 
 
 @pytest.mark.parametrize("count", [0, -1, 1.5, "2", True])
@@ -114,15 +116,15 @@ def test_a_task_whose_worker_dies_gives_none_and_the_first_its_result(how, monke
 def _killing_workers(monkeypatch, how: str) -> list:
     """Every worker dies on its first turning job (the parent's builds are left alone)."""
     parent = os.getpid()
-    attempt = _PairBuilder._attempt
+    part = Rotating.part
     killed = []
 
-    def dying(self, a, b, coordinates, laid_out):
+    def dying(self, request):
         if os.getpid() != parent:
             _dies(how)
-        return attempt(self, a, b, coordinates, laid_out)
+        return part(self, request)
 
-    monkeypatch.setattr(_PairBuilder, "_attempt", dying)
+    monkeypatch.setattr(Rotating, "part", dying)
     run = parallel.run
     monkeypatch.setattr(parallel, "run", lambda tasks, workers: killed.append(len(tasks)) or run(tasks, workers))
     return killed

@@ -58,7 +58,7 @@ def test_the_oracle_catches_a_part_held_by_a_holder_that_left(name, monkeypatch)
     length and free along the rest. With the cut that splits them switched off (the
     code as it was), the part stays pressed against a face that has moved away."""
     monkeypatch.setenv("CSPACE_CACHE", "off")
-    monkeypatch.setattr(pairspace, "_label_change_cuts", lambda facets: [])
+    monkeypatch.setattr(pairspace, "label_change_cuts", lambda facets: [])
     violations = replay(trace(analyze(load(fixture_path(name)))))
     assert HELD_BY_NOTHING in {v.kind for v in violations}
     assert "held by nothing" in str(violations[0])

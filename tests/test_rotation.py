@@ -20,99 +20,54 @@ from cspace.model.checks import overlap_depth
 from cspace.testing import Scene, replay
 
 from .common import fixture_path, traced
+from .support.shapes import agree, blocked_at, random_polygon, rectilinear, shape_of
 
 ROTATING = ["eccentric-cam", "lever", "ratchet", "geneva", "gears"]
 
 
 # -- closed-form contact curves against shapely ---------------------------------------------
 
-def _shape(polygon: Polygon) -> Shape:
-    polygon = shapely.geometry.polygon.orient(polygon)
-    rings = [np.array(polygon.exterior.coords[:-1])] + [np.array(h.coords[:-1]) for h in polygon.interiors]
-    return Shape.of([(ring, ("v",) * len(ring), (("e",),) * len(ring)) for ring in rings])
-
-
-def _random_polygon(rng, n: int, centre, radius: float) -> Polygon:
-    """A star-shaped polygon (concave in general) about ``centre``; its convex hull where its
-    points, all within half a turn of each other, would make it cross itself (no part's
-    outline does: the loader refuses it)."""
-    angles = np.sort(rng.uniform(0, 2 * np.pi, n))
-    radii = radius * rng.uniform(0.4, 1.0, n)
-    polygon = Polygon(np.stack([centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)], 1))
-    return polygon if polygon.is_valid else polygon.convex_hull
-
-
-def _rectilinear(rng, count: int) -> Polygon:
-    """A union of integer boxes, each overlapping the first: collinear edges, vertices meeting
-    vertices, every degeneracy."""
-    x, y = rng.integers(-3, 2, 2)
-    boxes = [box(x, y, x + 2, y + 2)]
-    for _ in range(count - 1):
-        dx, dy = rng.integers(-1, 2, 2)
-        w, h = rng.integers(2, 4, 2)
-        boxes.append(box(x + dx, y + dy, x + dx + w, y + dy + h))
-    return shapely.union_all(boxes)
-
-
-def _blocked(intervals, k: int, values: np.ndarray, cyclic: bool) -> np.ndarray:
-    inside = np.zeros(len(values), bool)
-    for m in range(int(intervals.count[k])):
-        lo, hi = intervals.lo[k, m], intervals.hi[k, m]
-        inside |= (values > lo) & (values < hi)
-        if cyclic:
-            inside |= (values + 2 * np.pi > lo) & (values + 2 * np.pi < hi)
-    return inside
-
-
-def _agree(truth: np.ndarray, mine: np.ndarray, values: np.ndarray, intervals, width: float) -> bool:
-    """Equal, or differing only within ``width`` of an interval's end (the samples straddle it)."""
-    ends = [x for m in range(int(intervals.count[0])) for x in (intervals.lo[0, m], intervals.hi[0, m])]
-    differ = values[truth != mine]
-    return all(min(min(abs(w - e), abs(w + 2 * np.pi - e), abs(w - 2 * np.pi - e)) for e in ends) < width
-               for w in differ) if ends else not len(differ)
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_contact_curves_give_the_blocked_values_of_concave_shapes_with_holes(seed):
     rng = np.random.default_rng(seed)
-    a = _random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
-    b = _random_polygon(rng, int(rng.integers(3, 12)), rng.uniform(-4, 4, 2), 1.5)
+    a = random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
+    b = random_polygon(rng, int(rng.integers(3, 12)), rng.uniform(-4, 4, 2), 1.5)
     if seed % 3 == 0:
         a = a.difference(box(-0.3, -0.3, 0.3, 0.3))
     angle, offset = np.array([rng.uniform(-3, 3)]), rng.uniform(-1, 1, (1, 2))
     placed = Polygon(place(np.array(b.exterior.coords[:-1]), angle, offset)[0])
     d = rng.normal(size=2)
     d /= np.linalg.norm(d)
-    found = translation_intervals(_shape(a), _shape(b), angle, offset, d[None])
+    found = translation_intervals(shape_of(a), shape_of(b), angle, offset, d[None])
     ts = np.linspace(-15, 15, 1501)
     truth = np.array([a.intersection(affinity.translate(placed, t * d[0], t * d[1])).area > 1e-9 for t in ts])
-    assert _agree(truth, _blocked(found, 0, ts, False), ts, found, 0.03)
+    assert agree(truth, blocked_at(found, 0, ts, False), ts, found, 0.03)
     centre, sign = rng.uniform(-3, 3, (1, 2)), int(rng.choice([-1, 1]))
-    found = rotation_intervals(_shape(a), _shape(b), angle, offset, centre, sign)
+    found = rotation_intervals(shape_of(a), shape_of(b), angle, offset, centre, sign)
     vs = np.linspace(-np.pi, np.pi, 1001, endpoint=False)
     truth = np.array([a.intersection(affinity.rotate(placed, sign * v, origin=tuple(centre[0]), use_radians=True)).area
                       > 1e-9 for v in vs])
-    assert _agree(truth, _blocked(found, 0, vs, True), vs, found, 0.01)
+    assert agree(truth, blocked_at(found, 0, vs, True), vs, found, 0.01)
 
 
 @pytest.mark.parametrize("seed", range(60))
 def test_contact_curves_of_rectilinear_shapes_on_integer_points(seed):
     """Degenerate on purpose: vertices meet vertices, edges slide along edges."""
     rng = np.random.default_rng(seed)
-    a, b = _rectilinear(rng, 3), _rectilinear(rng, 2)
+    a, b = rectilinear(rng, 3), rectilinear(rng, 2)
     offset = rng.integers(-2, 3, (1, 2)).astype(float)
     d = np.array([[1.0, 0.0]]) if seed % 2 else np.array([[0.0, 1.0]])
-    found = translation_intervals(_shape(a), _shape(b), np.zeros(1), offset, d)
+    found = translation_intervals(shape_of(a), shape_of(b), np.zeros(1), offset, d)
     placed = affinity.translate(b, *offset[0])
     ts = np.linspace(-12.05, 12.05, 483)
     truth = np.array([a.intersection(affinity.translate(placed, t * d[0, 0], t * d[0, 1])).area > 1e-9 for t in ts])
-    assert np.array_equal(truth, _blocked(found, 0, ts, False))
+    assert np.array_equal(truth, blocked_at(found, 0, ts, False))
     centre = rng.integers(-2, 3, (1, 2)).astype(float)
-    found = rotation_intervals(_shape(a), _shape(b), np.zeros(1), offset, centre, 1)
+    found = rotation_intervals(shape_of(a), shape_of(b), np.zeros(1), offset, centre, 1)
     vs = np.linspace(-np.pi, np.pi, 721, endpoint=False) + 1e-3
     truth = np.array([a.intersection(affinity.rotate(placed, v, origin=tuple(centre[0]), use_radians=True)).area
                       > 1e-9 for v in vs])
-    assert _agree(truth, _blocked(found, 0, vs, True), vs, found, 0.01)
+    assert agree(truth, blocked_at(found, 0, vs, True), vs, found, 0.01)
 
 
 def _arc_edge(p: np.ndarray, q: np.ndarray, sweep: float, convex: bool) -> tuple[float, float, float]:
@@ -180,7 +135,7 @@ def _rounded(width: int, height: int, radius: float) -> tuple[Shape, Polygon]:
 def _agree_touching(truth: np.ndarray, mine: np.ndarray, touching: np.ndarray, values, intervals, width) -> bool:
     """As :func:`_agree`, either answer accepted where the parts touch without overlapping:
     the direct tests flatten arcs outward, so a contact held over a stretch may be blocked."""
-    return _agree(truth, np.where(touching & ~truth, truth, mine), values, intervals, width)
+    return agree(truth, np.where(touching & ~truth, truth, mine), values, intervals, width)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -201,45 +156,45 @@ def test_contact_curves_of_shapes_with_arcs(seed):
     found = translation_intervals(a, b, angle, offset, d[None])
     ts = np.linspace(-15, 15, 1501)
     truth = np.array([real_a.intersection(affinity.translate(placed, t * d[0], t * d[1])).area > 1e-9 for t in ts])
-    assert _agree(truth, _blocked(found, 0, ts, False), ts, found, 0.03)
+    assert agree(truth, blocked_at(found, 0, ts, False), ts, found, 0.03)
     centre, sign = rng.uniform(-3, 3, (1, 2)), int(rng.choice([-1, 1]))
     found = rotation_intervals(a, b, angle, offset, centre, sign)
     vs = np.linspace(-np.pi, np.pi, 1001, endpoint=False)
     truth = np.array([real_a.intersection(affinity.rotate(placed, sign * v, origin=tuple(centre[0]), use_radians=True))
                       .area > 1e-9 for v in vs])
-    assert _agree(truth, _blocked(found, 0, vs, True), vs, found, 0.01)
+    assert agree(truth, blocked_at(found, 0, vs, True), vs, found, 0.01)
 
 
 @pytest.mark.parametrize("seed", range(40))
 def test_contact_curves_of_rounded_shapes_on_integer_points(seed):
     """Degenerate on purpose: straight faces meeting arcs tangentially, turns about an arc's centre."""
     rng = np.random.default_rng(seed)
-    a = _rectilinear(rng, 3)
+    a = rectilinear(rng, 3)
     b, real_b = _rounded(int(rng.integers(2, 4)), int(rng.integers(2, 4)), 0.5 * int(rng.integers(1, 3)))
     offset = rng.integers(-2, 3, (1, 2)).astype(float)
     d = np.array([[1.0, 0.0]]) if seed % 2 else np.array([[0.0, 1.0]])
     placed = affinity.translate(real_b, *offset[0])
     ts = np.linspace(-12.05, 12.05, 483)
     moved = [affinity.translate(placed, t * d[0, 0], t * d[0, 1]) for t in ts]
-    found = translation_intervals(_shape(a), b, np.zeros(1), offset, d)
+    found = translation_intervals(shape_of(a), b, np.zeros(1), offset, d)
     truth = np.array([a.intersection(m).area > 1e-12 for m in moved])
     touching = np.array([a.distance(m) < 1e-5 for m in moved])
-    assert _agree_touching(truth, _blocked(found, 0, ts, False), touching, ts, found, 0.03)
+    assert _agree_touching(truth, blocked_at(found, 0, ts, False), touching, ts, found, 0.03)
     centre = rng.integers(-2, 3, (1, 2)).astype(float)
     vs = np.linspace(-np.pi, np.pi, 721, endpoint=False) + 1e-3
     for turning_b in (True, False):
         if turning_b:
-            found = rotation_intervals(_shape(a), b, np.zeros(1), offset, centre, 1)
+            found = rotation_intervals(shape_of(a), b, np.zeros(1), offset, centre, 1)
             moved = [affinity.rotate(placed, v, origin=tuple(centre[0]), use_radians=True) for v in vs]
             fixed = a
         else:
-            found = rotation_intervals(b, _shape(a), np.zeros(1), offset, centre, -1)
+            found = rotation_intervals(b, shape_of(a), np.zeros(1), offset, centre, -1)
             moved = [affinity.rotate(affinity.translate(a, *offset[0]), -v, origin=tuple(centre[0]), use_radians=True)
                      for v in vs]
             fixed = real_b
         truth = np.array([fixed.intersection(m).area > 1e-12 for m in moved])
         touching = np.array([fixed.distance(m) < 1e-5 for m in moved])
-        assert _agree_touching(truth, _blocked(found, 0, vs, True), touching, vs, found, 0.01)
+        assert _agree_touching(truth, blocked_at(found, 0, vs, True), touching, vs, found, 0.01)
 
 
 @pytest.mark.parametrize("name, arc", [("geneva", None), ("eccentric-cam", None), ("gears", 1e-6)])
@@ -249,18 +204,18 @@ def test_arcs_made_again_lie_on_the_drawn_profiles(name, arc):
     own, its ends where the profile runs. The gears at arc 1e-6 flatten each flank's five
     arcs, all one face, into 8 facets or more, so they are made arcs too."""
     from cspace.model.geometry import region_of
-    from cspace.tracing.analysis import _PairBuilder
+    from cspace.spaces.turning import Rotating
 
     text = fixture_path(name).read_text()
     mechanism = loads(text + f"\n[tolerance]\narc = {arc}\n" if arc else text)
-    builder = _PairBuilder(mechanism, None, 1)
+    builder = Rotating(mechanism)
     tol = mechanism.tolerance
     made = 0
     for part in mechanism.parts:
         if not any(mechanism.coordinate(c).is_angle for c in part.coordinates):
             continue
         for index, slice_ in enumerate(part.slices):
-            exact = builder._exact(part.name, index, builder.shape(part, index))
+            exact = builder.exact(part.name, index, builder.shape(part, index))
             drawn = region_of(slice_.profiles, 1e-9 * tol.size, mechanism.origin).boundary
             for i in exact.arcs:
                 centre, radius = exact.centers[i], exact.radii[i]
@@ -278,12 +233,12 @@ def test_arcs_made_again_lie_on_the_drawn_profiles(name, arc):
 def test_flattened_arcs_are_made_arcs_again():
     """The Geneva crank's pin (a circle) becomes four quarter arcs about its centre and its
     locking disk's rim quarter arcs about the pivot; every arc's ends lie on its circle."""
-    from cspace.tracing.analysis import _PairBuilder
+    from cspace.spaces.turning import Rotating
     mechanism = load(fixture_path("geneva"))
-    builder = _PairBuilder(mechanism, None, 1)
+    builder = Rotating(mechanism)
     crank = mechanism.part("crank")
     flat = builder.shape(crank, 0)
-    exact = builder._exact("crank", 0, flat)
+    exact = builder.exact("crank", 0, flat)
     assert len(flat.vertices) > 100 and len(exact.vertices) == len(exact.arcs) == 10
     pin = [i for i in exact.arcs if exact.edge_faces[i] == ("pin.rim",)]
     assert len(pin) == 4 and np.allclose(np.abs(exact.radii[pin]), 0.5)
@@ -617,9 +572,9 @@ def test_a_bar_is_released_when_the_stop_holding_it_slides_away(seed, mutant, mo
 
     assert _slide_release_errors(seed) == []
     if mutant == "leaning":
-        monkeypatch.setattr(rotation, "_upright", lambda rings, cell, snap: rings)
+        monkeypatch.setattr(rotation, "stood_upright", lambda rings, cell, snap: rings)
     else:
-        monkeypatch.setattr(trapezoids, "_extent", _neighbours_extent)
+        monkeypatch.setattr(trapezoids, "side_extent", _neighbours_extent)
     assert _slide_release_errors(seed) != []
 
 

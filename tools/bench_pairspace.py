@@ -1,6 +1,6 @@
 """Build time of one pair space against edge count and arc tolerance, for each kind of pair.
 
-What it measures: the wall time of ``cspace.tracing.analysis._PairBuilder(mechanism, None, 1).build(a, b)``
+What it measures: the wall time of ``cspace.spaces.builders.Builders(mechanism).space(request)``
 (a fresh builder each run, no pair-space disk cache), which is
 what ``cspace.analyze`` spends per pair: flattening the arcs, the shapes or convex pieces,
 the symmetry of a turning part, the blocked space and its convex free regions. Loading the
@@ -81,7 +81,9 @@ from pathlib import Path
 import numpy as np
 
 import cspace
-from cspace.tracing.analysis import _PairBuilder
+from cspace.spaces.builders import Builders
+from cspace.spaces.request import Request
+from cspace.spaces.turning import Rotating
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import make_gears  # noqa: E402
@@ -335,7 +337,7 @@ class Row:
 def counts(mechanism: cspace.Mechanism, a: str, b: str) -> tuple[int, str]:
     """Edges of both parts' outlines as the pair's builder flattens them, and the rotational
     symmetry orders found of the turning parts ("-" for a part that does not turn)."""
-    builder = _PairBuilder(mechanism, None, 1)
+    builder = Rotating(mechanism)
     rotating = any(c.is_angle for c in mechanism.coordinates)
     arc = mechanism.tolerance.rotation_arc if rotating else mechanism.tolerance.arc
     edges, orders = 0, []
@@ -344,7 +346,7 @@ def counts(mechanism: cspace.Mechanism, a: str, b: str) -> tuple[int, str]:
         if rotating:
             shapes = [builder.shape(part, i) for i in range(len(part.slices))]
             edges += sum(len(s.vertices) for s in shapes)
-            found = builder._symmetry(part, list(range(len(part.slices))), shapes, builder._reach(part, shapes))
+            found = builder.symmetry(part, list(range(len(part.slices))), shapes, builder.reach(part, shapes))
             if any(mechanism.coordinate(c).is_angle for c in part.coordinates):
                 orders.append(str(found[0].order if found else 1))
         else:
@@ -357,7 +359,7 @@ def _child(text: str, a: str, b: str, connection) -> None:
     try:
         mechanism = cspace.loads(text)
         start = time.perf_counter()
-        space = _PairBuilder(mechanism, None, 1).build(mechanism.part(a), mechanism.part(b))
+        space = Builders(mechanism).space(Request.of(mechanism, a, b))
         seconds = time.perf_counter() - start
         connection.send((seconds, len(space.regions), sum(len(b) for b in space.blocked)))
     except BaseException as error:  # noqa: BLE001 - reported, not raised
@@ -583,7 +585,7 @@ def warm_up() -> None:
     for kind in KINDS.values():
         text = kind.make(max(kind.smallest, 2) if kind.name != "gears" else 12, False, TOLERANCES[0])
         mechanism = cspace.loads(text)
-        _PairBuilder(mechanism, None, 1).build(*(mechanism.part(p) for p in kind.parts))
+        Builders(mechanism).space(Request.of(mechanism, *kind.parts))
 
 
 def main() -> None:

@@ -77,7 +77,7 @@ import cspace
 from cspace.kernels.minkowski import convex_pieces
 from cspace.model.checks import overlap_depth
 from cspace.model.geometry import Profile
-from cspace.tracing.analysis import GRID_ROUNDING
+from cspace.model.tolerance import GRID_ROUNDING
 
 ARC = 1e-4  # arcs flattened within this fraction of the centre distance
 SLOP = 1e-4

@@ -410,7 +410,7 @@ def translation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndar
     def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
         return _overlaps(a, b, angle[ks], offset[ks] + values[:, None] * d[ks])
 
-    return _intervals(roots, K, np.full(K, -math.inf), False, overlaps)
+    return blocked_intervals(roots, K, np.full(K, -math.inf), False, overlaps)
 
 
 def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, center: np.ndarray,
@@ -422,7 +422,7 @@ def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray
     Features as for :func:`translation_intervals`, the root in the lowest bit.
     """
     K = len(angle)
-    kept = _within_reach(a, b, angle, offset, center)
+    kept = vertices_within_reach(a, b, angle, offset, center)
     sides = [_Sides.of(a, b, angle, offset, kind, kept) for kind in (0, 1)]
     roots = _concat([_rotation_roots(side, center, sign) for side in sides]
                     + [_rotation_tangencies(side, center, sign) for side in sides])
@@ -434,10 +434,10 @@ def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray
         shift = center[ks] + np.stack([c * rel[:, 0] - s * rel[:, 1], s * rel[:, 0] + c * rel[:, 1]], axis=1)
         return _overlaps(a, b, angle[ks] + turn, shift)
 
-    return _intervals(roots, K, _starts(roots, K), True, overlaps)
+    return blocked_intervals(roots, K, start_values(roots, K), True, overlaps)
 
 
-def _within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, center: np.ndarray) -> np.ndarray | None:
+def vertices_within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, center: np.ndarray) -> np.ndarray | None:
     """A's vertices (each with the edge it starts) that B can reach turning about ``center``
     from any of its placements: those whose edge comes within B's reach of the disc holding
     every centre. None when that is all of them. A gear meets another only by the few
@@ -572,7 +572,7 @@ def _edges(vertices: np.ndarray, following: np.ndarray) -> tuple[np.ndarray, np.
     return start, vector, normal / np.where(length > 0, length, 1.0)
 
 
-def _pairs(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def sorted_pairs(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (interval index, key index) with lows[i] <= keys[j] <= highs[i]; keys sorted
     ascending per row of ``lows`` (each row's keys are ``keys`` shifted by nothing)."""
     first = np.searchsorted(keys, lows, side="left")
@@ -636,7 +636,7 @@ def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
         middle = np.einsum("kex,kx->ke", f.ec[:, curved], side)
         low[:, curved], high[:, curved] = middle - np.abs(f.er[curved]), middle + np.abs(f.er[curved])
     span = np.abs(ends).max(initial=0.0) * 1e-12 + 1e-300
-    k_, e_, m_ = _candidates(offset, low - span, high + span)
+    k_, e_, m_ = candidate_triples(offset, low - span, high + span)
     w = f.movers[k_, m_]
     dk = direction[k_]
     found = []
@@ -683,7 +683,7 @@ def _rotation_roots(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
     arm = f.movers - center[:, None, :]
     radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
     near, far = _distance_range(f.e0, f.ev, f.ec, f.er, center)                   # (K, ne)
-    k_, e_, m_ = _candidates(radius, near * (1 - 1e-9), far * (1 + 1e-9))
+    k_, e_, m_ = candidate_triples(radius, near * (1 - 1e-9), far * (1 + 1e-9))
     w = arm[k_, m_]
     origin = center[k_]
     curved = f.er[e_] != 0
@@ -701,7 +701,7 @@ def _rotation_roots(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
         # side inward) at the first root and comes back at the second; v runs with phi or
         # against it; a concave arc's material is outside its circle.
         entering = np.full(len(k_), (root == 1) == (turn > 0)) == (f.er[e_] >= 0)
-        found.append(_classify(k_, _wrap(phi * turn), f.vertex_feature(e_, m_, root), entering, t, sides,
+        found.append(_classify(k_, wrapped_angles(phi * turn), f.vertex_feature(e_, m_, root), entering, t, sides,
                                roots.grazing))
     return _concat(found)
 
@@ -761,7 +761,7 @@ def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
             # difference. Growing phi moves it away at the first root.
             entering = np.full(len(k_), (root == 1) == (turn > 0)) == (which == 0)
             feature = f.tangency_feature(e_, f.mover_arcs[j_], which, root)
-            found.append(_classify_tangency(k_, _wrap(phi * turn), feature, entering, np.where(valid, t_edge, np.nan),
+            found.append(_classify_tangency(k_, wrapped_angles(phi * turn), feature, entering, np.where(valid, t_edge, np.nan),
                                             t_arc, roots.grazing))
     return _concat(found)
 
@@ -778,7 +778,7 @@ def _arc_candidates(f: _Sides, keys: np.ndarray, lows: np.ndarray,
     ks, es, js = [], [], []
     for radius in np.unique(radii):
         group = np.flatnonzero(radii == radius)
-        k, e, m = _candidates(keys[:, group], (lows - radius) * (1 - 1e-9), (highs + radius) * (1 + 1e-9))
+        k, e, m = candidate_triples(keys[:, group], (lows - radius) * (1 - 1e-9), (highs + radius) * (1 + 1e-9))
         ks.append(k)
         es.append(e)
         js.append(group[m])
@@ -876,7 +876,7 @@ def _classify_tangency(k: np.ndarray, v: np.ndarray, feature: np.ndarray, enteri
     return _Roots(k[keep], v[keep], feature[keep], change[keep], degenerate[keep])
 
 
-def _candidates(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def candidate_triples(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(placement, edge, vertex) triples whose vertex key lies in the edge's [low, high]."""
     order = np.argsort(keys, axis=1)
     ordered = np.take_along_axis(keys, order, 1)
@@ -896,7 +896,7 @@ def _candidates(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[
         return owner // width, owner % width, order.ravel()[at]
     ks, edges, movers = [], [], []
     for k in range(len(keys)):
-        owner, at = _pairs(ordered[k], lows[k], highs[k])
+        owner, at = sorted_pairs(ordered[k], lows[k], highs[k])
         ks.append(np.full(len(owner), k))
         edges.append(owner)
         movers.append(order[k][at])
@@ -950,12 +950,12 @@ def _distance_range(e0: np.ndarray, ev: np.ndarray, ec: np.ndarray, er: np.ndarr
     return near, far
 
 
-def _wrap(v: np.ndarray) -> np.ndarray:
+def wrapped_angles(v: np.ndarray) -> np.ndarray:
     """Angles into [-pi, pi)."""
     return (v + math.pi) % TURN - math.pi
 
 
-def _starts(roots: _Roots, K: int) -> np.ndarray:
+def start_values(roots: _Roots, K: int) -> np.ndarray:
     """Per placement, a value of ``v`` half way across the widest gap between its roots
     (the first widest, going round from the lowest root), for every placement at once."""
     order = np.lexsort((roots.v, roots.k))
@@ -970,24 +970,24 @@ def _starts(roots: _Roots, K: int) -> np.ndarray:
     groups = np.flatnonzero(bounds[1:] > bounds[:-1])
     widest = np.maximum.reduceat(gaps, bounds[groups])
     g = np.minimum.reduceat(np.where(gaps == widest[np.searchsorted(groups, k)], index, len(k)), bounds[groups])
-    start[groups] = _wrap(v[g] + gaps[g] / 2)
+    start[groups] = wrapped_angles(v[g] + gaps[g] / 2)
     return start
 
 
-def _intervals(roots: _Roots, K: int, start: np.ndarray, cyclic: bool, overlaps) -> Intervals:
+def blocked_intervals(roots: _Roots, K: int, start: np.ndarray, cyclic: bool, overlaps) -> Intervals:
     """Blocked intervals from the roots per placement: the count is followed through the
     roots in order, from a start value (far below for a translation), and is positive
     where the parts overlap (``overlaps(k, values)`` tells directly, see :func:`_levels`).
     Roots at one value act together: their changes add up, and the first feature there
     (in feature order) names the contact. Translations whose count needs no direct test
-    are settled for all placements at once (:func:`_plain_runs`)."""
+    are settled for all placements at once (:func:`plain_runs`)."""
     k_all, v_all, f_all, c_all, d_all = _merged(roots)
     bounds = np.searchsorted(k_all, np.arange(K + 1))
     found = [np.zeros((0, 5))]
     if cyclic:
-        followed, runs = _turned_runs(k_all, v_all, f_all, c_all, d_all, bounds, start, overlaps)
+        followed, runs = turned_runs(k_all, v_all, f_all, c_all, d_all, bounds, start, overlaps)
     else:
-        followed, runs = _plain_runs(k_all, v_all, f_all, c_all, d_all, bounds)
+        followed, runs = plain_runs(k_all, v_all, f_all, c_all, d_all, bounds)
     found.append(runs)
     for k in np.flatnonzero(followed).tolist():
         v, f, c, odd = (x[bounds[k]:bounds[k + 1]] for x in (v_all, f_all, c_all, d_all))
@@ -1012,7 +1012,7 @@ def _placed(k: int, runs: list[list]) -> np.ndarray:
     return np.column_stack([np.full(len(runs), k), np.array(runs, float).reshape(-1, 4)])
 
 
-def _turned_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd: np.ndarray, bounds: np.ndarray,
+def turned_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd: np.ndarray, bounds: np.ndarray,
                  start: np.ndarray, overlaps) -> tuple[np.ndarray, np.ndarray]:
     """A turn's blocked runs at every placement without a degenerate root, as
     :func:`_levels` and :func:`_runs` find them one at a time: the roots taken round from
@@ -1076,7 +1076,7 @@ def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:
     return k[first], v[first], f[first], np.add.reduceat(c, first), np.logical_or.reduceat(odd, first)
 
 
-def _plain_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd: np.ndarray,
+def plain_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd: np.ndarray,
                 bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A translation's blocked runs at every placement whose count, followed from zero far
     below, never goes negative, comes back to zero and crosses no degenerate root (what

@@ -223,7 +223,7 @@ def _label_walls(sides: list[Side], walls: dict) -> list[Side]:
     for k, (row, label) in enumerate(sides):
         if row[1] == 0 and row[0] != 0:
             x = row[2] * row[0]
-            low, high = _extent(sides, k)
+            low, high = side_extent(sides, k)
             found = [lab for a, b, lab in walls.get(x, ()) if a <= low and b >= high and high > low]
             if found:
                 label = found[0]
@@ -231,7 +231,7 @@ def _label_walls(sides: list[Side], walls: dict) -> list[Side]:
     return out
 
 
-def _extent(sides: list[Side], k: int) -> tuple[Fraction, Fraction]:
+def side_extent(sides: list[Side], k: int) -> tuple[Fraction, Fraction]:
     """Lowest and highest point of vertical side k (exact): the tightest floor and ceiling
     the other sides put on its line (a cut across a region stands beside the floor or
     ceiling it replaces, so the neighbours in order need not be the ones that bind)."""

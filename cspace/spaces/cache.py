@@ -183,7 +183,7 @@ class PairCache:
             pairs, secret = opened
             _remove_stale(pairs)
             content = json.dumps(_encode(space))
-            text = _ENVELOPE.format(format=FORMAT, key=digest, mac=_mac(secret, digest, content), space=content)
+            text = _ENVELOPE.format(format=FORMAT, key=digest, mac=entry_mac(secret, digest, content), space=content)
             try:
                 _write(pairs, f"{digest}.json", text.encode())
             except OSError:
@@ -368,7 +368,7 @@ def _unwrap(text: str, digest: str, secret: bytes) -> dict:
         raise Damaged(f"format {match['format']}, expected {FORMAT}")
     if match["key"] != digest:
         raise Damaged("stored under another key")
-    if not hmac.compare_digest(match["mac"], _mac(secret, digest, match["space"])):
+    if not hmac.compare_digest(match["mac"], entry_mac(secret, digest, match["space"])):
         raise Damaged("not signed with this cache's secret: edited, or written by someone else")
     try:
         content = json.loads(match["space"])
@@ -379,7 +379,7 @@ def _unwrap(text: str, digest: str, secret: bytes) -> dict:
     return content
 
 
-def _mac(secret: bytes, digest: str, content: str) -> str:
+def entry_mac(secret: bytes, digest: str, content: str) -> str:
     """The signature of an entry: HMAC-SHA256 under the secret over the format, key and content."""
     signature = hmac.new(secret, f"cspace {FORMAT} {digest}\n".encode(), hashlib.sha256)
     signature.update(content.encode())

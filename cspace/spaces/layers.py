@@ -33,7 +33,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Callable
 
 import numpy as np
 
@@ -290,25 +289,18 @@ def band_parts(mechanism: Mechanism, a: Part, b: Part) -> list[tuple[float, floa
 
 
 def shifted_pair_space(mechanism: Mechanism, a: Part, b: Part, coordinates: tuple[str, ...],
-                       planar: Callable[[Part, Part], PairSpace], clear: Callable[[Part, Part], bool],
-                       parts: list[tuple[float, float, tuple[SlicePair, ...], Part, Part]] | None = None
+                       bands: list[tuple[float, float, tuple[SlicePair, ...], PairSpace | None, bool]]
                        ) -> ShiftedPairSpace:
     """The pair space of ``a`` and ``b``, one of which shifts along z (at most one shift
-    to a pair). ``planar(a', b')`` is the planar pair space of the parts as they meet in
-    one band; ``clear(a', b')`` says, for parts with no planar coordinate, whether their
-    slices meeting clear each other. ``parts`` are the pair's :func:`band_parts`, if made.
+    to a pair), from its bands: each ``(lo, hi, met, space, free)``, the band's ends along
+    the relative shift, the slices that meet there, the planar pair space of the parts as
+    they meet there (None where no slices meet, or the parts have no planar coordinate),
+    and whether the band is free (no slices meet, or they clear each other).
     """
     shift = next(c for c in (shift_of(mechanism, a), shift_of(mechanism, b)) if c is not None)
     sign = 1.0 if shift.part == b.name else -1.0
     planar_names = tuple(c for c in coordinates if c != shift.name)
-    raw = []
-    for lo, hi, met, pa, pb in parts if parts is not None else band_parts(mechanism, a, b):
-        if not met:
-            raw.append((lo, hi, met, None, True))
-        elif planar_names:
-            raw.append((lo, hi, met, planar(pa, pb), True))
-        else:
-            raw.append((lo, hi, met, None, clear(pa, pb)))
+    raw = bands
     spaces = [s for *_, s, _ in raw if s is not None]
     base = spaces[0].matrix if spaces else np.zeros((0, len(planar_names)))
     dims = base.shape[0]

@@ -424,7 +424,7 @@ def _plane_regions(rows: list[Row2], box: list[tuple[Fraction, Fraction]], quant
     polygon = _clip(box, rows)
     facets = _facets(rows, polygon, tagger)
     parts = [(rows, polygon)]
-    for row, point, cut in _label_change_cuts(facets):
+    for row, point, cut in label_change_cuts(facets):
         parts = [half for part in parts for half in _split(part, row, point, cut)]
     labels = {row: stretches for row, stretches in facets}
     return [_plane_region(part_rows, part, labels, box, quantum, tagger) for part_rows, part in parts]
@@ -474,7 +474,7 @@ def _facets(rows: list[Row2], polygon: list, tagger: _Tagger) -> list[tuple[Row2
     return facets
 
 
-def _label_change_cuts(facets: list[tuple[Row2, list]]) -> list[tuple[Row2, tuple, Row2]]:
+def label_change_cuts(facets: list[tuple[Row2, list]]) -> list[tuple[Row2, tuple, Row2]]:
     """(facet row, point, cut) for every point where a facet's label changes: the cut is the
     line across the facet through that point, horizontal through a vertical facet and
     vertical through any other. It lies in free space, so it is free along its whole length."""

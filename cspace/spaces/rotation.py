@@ -340,7 +340,7 @@ class RotationBuilder:
                       CLEAN * self.tol.length / self.quantum)
         box = self._box(u, v, grown)
         cell = _cell(box, counts)
-        blocked = _upright(_periodic(grown, cell, [axis.period > 0 for axis in (u, v)]), cell,
+        blocked = stood_upright(_periodic(grown, cell, [axis.period > 0 for axis in (u, v)]), cell,
                            CLEAN * self.tol.length / self.quantum)
         edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
         regions = cell_regions(cell, blocked, edges, self.quantum, self.a.name, self.b.name)
@@ -499,7 +499,7 @@ def _periodic(grown: list[np.ndarray], cell: tuple[int, int, int, int], wraps: l
     return [np.array(p, np.int64) for p in found if len(p) >= 3]
 
 
-def _upright(rings: list[np.ndarray], cell: tuple[int, int, int, int], snap: float) -> list[np.ndarray]:
+def stood_upright(rings: list[np.ndarray], cell: tuple[int, int, int, int], snap: float) -> list[np.ndarray]:
     """The blocked outlines with every edge that leans less than ``snap`` grid steps across
     its height stood upright, its inner end moved out to the outer's abscissa.
 

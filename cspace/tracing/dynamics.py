@@ -284,7 +284,7 @@ class SimpleDynamics:
         """The best of the programs over the linkages' possible directions."""
         best: Velocity | None = None
         for directions in self._direction_choices(q, fixed):
-            found = self._program(region, rows, q, phase, fixed, directions, friction)
+            found = self.velocity_program(region, rows, q, phase, fixed, directions, friction)
             if found is not None and (best is None or found.objective < best.objective - self.floor):
                 best = found
         return best
@@ -475,7 +475,7 @@ class SimpleDynamics:
             choices = [c + (o,) for c in choices for o in options]
         return choices
 
-    def _program(self, region: MechanismRegion, tight: np.ndarray, q: np.ndarray, phase: str,
+    def velocity_program(self, region: MechanismRegion, tight: np.ndarray, q: np.ndarray, phase: str,
                  fixed: dict[int, float], directions: tuple[int, ...],
                  friction: np.ndarray | None = None) -> Velocity | None:
         """The velocity program over the free coordinates.
@@ -507,7 +507,7 @@ class SimpleDynamics:
 
     def _solved(self, G: np.ndarray, phase: str, fixed: dict[int, float], directions: tuple[int, ...],
                 slopes: tuple[float, ...], friction: np.ndarray | None) -> Velocity | None:
-        """The velocity program of :meth:`_program` over the tight rows ``G``, solved."""
+        """The velocity program of :meth:`velocity_program` over the tight rows ``G``, solved."""
         n = self.n
         relations = [] if friction is None else list(friction)
         known = np.zeros(n)
