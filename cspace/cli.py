@@ -296,7 +296,7 @@ def _analyzed(path: str, options: argparse.Namespace):
 
 
 def _trace(args: argparse.Namespace) -> int:
-    from .report.describe import describe, path_csv, path_json, region_table, statistics, statistics_table, to_json
+    from .report.describe import describe, path_csv, path_json, region_table, statistics_table, to_json
 
     if args.path is not None:
         check_output(args.path, (".csv", ".json"), field="--path")
@@ -305,7 +305,7 @@ def _trace(args: argparse.Namespace) -> int:
     # With --json, standard output is one JSON document holding every report (it parses
     # whatever else is asked for); without, the text reports follow one another.
     if args.json:
-        write_stdout(to_json(result, statistics=statistics(result)))
+        write_stdout(to_json(result, statistics=_statistics(result)))
     else:
         out = []
         if args.describe or not (args.path or args.regions or args.stats):
@@ -313,7 +313,7 @@ def _trace(args: argparse.Namespace) -> int:
         if args.regions:
             out.append(region_table(result))
         if args.stats:
-            stats = statistics(result)
+            stats = _statistics(result)
             # The runtime is the work the report reports: loading, analysing, tracing and
             # the statistics (their degrees of freedom too).
             out.append(statistics_table({**stats, "runtime (s)": round(time.perf_counter() - start, 3)}))
@@ -326,14 +326,22 @@ def _trace(args: argparse.Namespace) -> int:
     return 0
 
 
+def _statistics(result) -> dict:
+    """A trace's statistics (Table 2), the rendering's mesh counts among them."""
+    from .report.describe import statistics
+    from .viz.mesh import with_mesh_counts
+
+    return with_mesh_counts(statistics(result), result.mechanism)
+
+
 def _stats(args: argparse.Namespace) -> int:
-    from .report.describe import statistics, statistics_columns
+    from .report.describe import statistics_columns
 
     columns: list[tuple[str, dict]] = []
     for path in args.files:
         start = time.perf_counter()
         result = _traced(path, args.until, args)
-        values = statistics(result)
+        values = _statistics(result)
         columns.append((result.mechanism.name, {**values, "runtime (s)": round(time.perf_counter() - start, 3)}))
     names = _column_names([name for name, _ in columns], args.files)
     write_stdout(statistics_columns(list(zip(names, (values for _, values in columns))),
@@ -411,7 +419,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
     check_output(args.output, FORMATS, field="-o")
     analysis = _analyzed(args.file, args)
     find_pair(analysis, args.part_a, args.part_b)
-    plot_pair(trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
+    plot_pair(analysis, trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
     write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")
     return 0
 

@@ -1,4 +1,4 @@
-"""Named canonical objects for the tests: fixtures' paths and cached traces."""
+"""Named canonical objects for the tests: fixtures' paths, cached analyses and traces."""
 
 from __future__ import annotations
 
@@ -19,9 +19,15 @@ def fixture_path(name: str) -> Path:
 
 
 @lru_cache(maxsize=None)
+def analyzed(name: str):
+    """The analysis of fixtures/<name>.toml (cached: tracing reads it, never changes it)."""
+    return analyze(load(fixture_path(name)))
+
+
+@lru_cache(maxsize=None)
 def traced(name: str, until: float | None = None):
     """The trace of fixtures/<name>.toml (cached: tracing is deterministic)."""
-    return trace(analyze(load(fixture_path(name))), until=until)
+    return trace(analyzed(name), until=until)
 
 
 @lru_cache(maxsize=None)

@@ -136,7 +136,7 @@ def check_drawn(loaded: Loaded, trace, t: float, parts: Sequence[str]) -> None:
     """Every part's local origin, and two points a few units off it along its own axes, are drawn within a
     pixel of where the traced path puts them at time ``t`` (the points off the origin catch a wrong angle)."""
     scale, left, top = loaded.mapping()
-    poses = part_poses(trace.analysis, configuration(trace, t))
+    poses = part_poses(trace, configuration(trace, t))
     origins = loaded.positions()
     reach = trace.mechanism.size / 10
     local = [(0.0, 0.0), (reach, 0.0), (0.0, reach)]

@@ -12,6 +12,7 @@ from cspace import analyze, load, trace
 from cspace.testing import assert_traces_equal
 
 from .common import FIXTURES, fixture_path
+from .support.edits import with_configs
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -41,7 +42,6 @@ def test_the_comparison_fails_on_a_shorter_trace_and_on_a_changed_value():
         assert_traces_equal(full, shorter)
     with pytest.raises(AssertionError, match="differs at line"):
         assert_traces_equal(shorter, full)
-    moved = trace(analyze(load(fixture_path("pusher"))))
-    moved.pieces[-1].configs = moved.pieces[-1].configs + 1e-3
+    moved = with_configs(full, -1, full.pieces[-1].configs + 1e-3)
     with pytest.raises(AssertionError, match="differs at line"):
         assert_traces_equal(full, moved)

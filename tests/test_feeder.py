@@ -10,7 +10,7 @@ from cspace.kernels.constraints import ConstraintManager
 from cspace.report.describe import describe, path_rows
 from cspace.tracing.tracer import Tracer
 
-from .common import traced
+from .common import analyzed, traced
 
 ONE_TURN = 2 * math.pi
 
@@ -139,7 +139,7 @@ def test_a_corner_on_a_corner_touches_with_both_face_pairs():
 def test_every_explored_region_is_nonempty():
     """Table 2's nonempty count equals the explored one because each region is built around a
     configuration its closure holds; checked here by a feasibility program per explored region."""
-    analysis = traced("feeder").analysis
+    analysis = analyzed("feeder")
     tracer = Tracer(analysis)
     result = tracer.run(analysis.mechanism.time)
     explored = tracer.diagram.stats.explored

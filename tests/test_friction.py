@@ -159,7 +159,7 @@ def test_a_sticky_pad_pressed_on_a_turning_wheel_stops_it():
     turns under the pad for the whole allotment."""
     sticky = _traced(BRAKE)
     assert sticky.end_reason == "input blocked"
-    assert sticky.segments == [] or np.allclose(_column(sticky, "w"), 0.0)
+    assert sticky.segments == () or np.allclose(_column(sticky, "w"), 0.0)
     smooth = _traced(BRAKE, sticky=False)
     assert _column(smooth, "w")[-1] == pytest.approx(3.0, abs=1e-9)
     assert replay(smooth) == []
@@ -459,11 +459,11 @@ def test_a_plate_driven_along_the_sticky_table_it_lies_flush_on_is_held_at_once(
     t = 0. Given a y coordinate under gravity (a contact its pair space records) it is the
     same. Smooth all round, it slides the whole allotment, and the block on it stays."""
     held = trace(analyze(loads(FLUSH)))
-    assert held.end_reason == "input blocked" and held.segments == []
+    assert held.end_reason == "input blocked" and held.segments == ()
     with_y = FLUSH.replace('coordinates = [{ name = "xp", axis = [1, 0] }]',
                            'coordinates = [{ name = "xp", axis = [1, 0] }, { name = "yp", axis = [0, 1] }]') + \
         '\n[[forces]]\nkind = "gravity"\ncoordinate = "yp"\ndirection = -1\n'
-    assert trace(analyze(loads(with_y))).segments == []
+    assert trace(analyze(loads(with_y))).segments == ()
     smooth = trace(analyze(loads(FLUSH.replace(', sticky = ["top"]', "").replace(", sticky = true", ""))))
     assert _column(smooth, "xp")[-1] == pytest.approx(5.0, abs=1e-9)
     assert np.allclose(_column(smooth, "xb"), 0.0)
@@ -529,7 +529,7 @@ def test_the_sticky_feeder_holds_its_piston_as_the_paper_says():
     assert grip.rows.tolist() == [[1.0 if c.name == "xp" else 0.0 for c in mechanism.coordinates]]
     assert analysis.initial[mechanism.coordinate_index["xp"]] == pytest.approx(10.0, abs=1e-9)
     result = trace(analysis)
-    assert result.end_reason == "input blocked" and result.segments == []
+    assert result.end_reason == "input blocked" and result.segments == ()
     smooth = trace(analyze(load(fixture_path("feeder"))), until=0.5)
     assert _column(smooth, "xp")[-1] != pytest.approx(10.0, abs=1e-3)
 

@@ -143,3 +143,30 @@ def test_relative_imports_are_read_as_python_reads_them(source, expected):
     node = ast.parse(source).body[0]
     found = _resolved("cspace.spaces.pairs", node)
     assert expected in ({found} | {f"{found}.{a.name}" for a in node.names})
+
+
+def test_the_reports_only_format():
+    """describe, JSON, CSV and statistics read the frozen result; they import no kernel, no
+    pair space and, of the tracing layer, only the result types (what a report shows that
+    tracing did not compute, the trace's measures compute)."""
+    reached = {other for module in MODULES if layer(module) == "report" for other in imports(module)}
+    assert sorted(o for o in reached if layer(o) in ("kernels", "spaces")
+                  or (layer(o) == "tracing" and o != "cspace.tracing.trace")) == []
+
+
+def _reads_environment(module: str) -> bool:
+    """Does the module read ``os.environ`` or call ``os.getenv``/``os.putenv`` anywhere?"""
+    tree = ast.parse(MODULES[module].read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("environ", "environb", "getenv", "putenv"):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "os" and \
+                any(a.name in ("environ", "environb", "getenv", "putenv") for a in node.names):
+            return True
+    return False
+
+
+def test_only_the_command_line_reads_the_environment():
+    """Settings are arguments: the library takes the cache, the workers and the display's
+    presence from its caller; the command line alone maps the environment to them."""
+    assert [m for m in MODULES if _reads_environment(m)] == ["cspace.cli"]

@@ -33,6 +33,7 @@ from cspace.model.mechanism import Part, Slice
 from cspace.model.tolerance import GRID_ROUNDING
 from cspace.testing import OVERLAP, material, replay
 
+from .support.edits import with_configs
 from .support.fuzz import SeededDraw, closed_form_errors, generate
 from .support.shapes import agree, blocked_at, random_polygon
 
@@ -116,17 +117,11 @@ def test_the_oracle_sees_an_island_without_the_code_under_test(monkeypatch):
     holes): the oracle's material is the profiles' own symmetric difference. (Its shapes
     were region_of's, and this sunk pin replayed clean.)"""
     result = trace(analyze(loads(PIN.format(direction=-1))))
-    piece = result.pieces[-1]
-    original = piece.configs
-    sunk = original.copy()
+    sunk = result.pieces[-1].configs.copy()
     sunk[:, 0] = -3.0  # the pin's left face at x = -7, two deep in the island
     monkeypatch.setattr(geometry, "even_odd", holes_subtracted)
     assert geometry.region_of(result.mechanism.part("frame").slices[0].profiles).area == 40 * 20 - 30 * 10
-    try:
-        piece.configs = sunk
-        overlaps = [v for v in replay(result) if v.kind == OVERLAP]
-    finally:
-        piece.configs = original
+    overlaps = [v for v in replay(with_configs(result, -1, sunk)) if v.kind == OVERLAP]
     assert overlaps and {v.parts for v in overlaps} == {("frame", "pin")}
     assert max(v.amount for v in overlaps) == pytest.approx(2.0, rel=1e-3)
 

@@ -14,6 +14,7 @@ from cspace.spaces import pairspace
 from cspace.testing import HELD_BY_NOTHING, OVERLAP, replay
 
 from .common import FIXTURES, fixture_path, traced
+from .support.edits import with_configs
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -30,12 +31,7 @@ def test_the_oracle_catches_an_overlap():
     trace = traced("pusher")
     sunk = trace.pieces[0].configs.copy()
     sunk[:, 2] -= 0.5  # ya: block a half sunk into the table
-    original = trace.pieces[0].configs
-    try:
-        trace.pieces[0].configs = sunk
-        kinds = {v.kind for v in replay(trace)}
-    finally:
-        trace.pieces[0].configs = original
+    kinds = {v.kind for v in replay(with_configs(trace, 0, sunk))}
     assert OVERLAP in kinds
 
 
@@ -43,12 +39,7 @@ def test_the_oracle_catches_a_hovering_block():
     trace = traced("pusher")
     lifted = trace.pieces[0].configs.copy()
     lifted[:, 4] += 0.5  # yb: block b floating above the table
-    original = trace.pieces[0].configs
-    try:
-        trace.pieces[0].configs = lifted
-        kinds = {v.kind for v in replay(trace)}
-    finally:
-        trace.pieces[0].configs = original
+    kinds = {v.kind for v in replay(with_configs(trace, 0, lifted))}
     assert HELD_BY_NOTHING in kinds
 
 

@@ -19,7 +19,7 @@ from cspace.kernels.contact_curves import Shape, place, rotation_intervals, tran
 from cspace.model.checks import overlap_depth
 from cspace.testing import Scene, replay
 
-from .common import fixture_path, traced
+from .common import analyzed, fixture_path, traced
 from .support.shapes import agree, blocked_at, random_polygon, rectilinear, shape_of
 
 ROTATING = ["eccentric-cam", "lever", "ratchet", "geneva", "gears"]
@@ -455,7 +455,7 @@ def test_no_segment_is_a_ripple_of_the_grown_corners(name):
     (the arc tolerance over its part's reach): a part riding over a grown corner of blocked
     space is not described as rising and falling again."""
     result = traced(name)
-    ripple = result.analysis.ripple
+    ripple = analyzed(name).ripple
     names = [c.name for c in result.mechanism.coordinates]
     for segment in result.segments:
         for event in segment.end.split("; "):
@@ -523,7 +523,7 @@ def test_a_turning_pair_drawn_touching_starts_touching():
     apart = trace(analyze(loads(RESTING_BAR.format(top=0.5 + 1.5 * gap))))
     assert analyze(loads(RESTING_BAR.format(top=0.5 + 1.5 * gap))).settled == ()
     # The bar's top face (0.5 from the pivot) meets the stop's far corner (4, top) first.
-    assert result.segments == []  # nothing moves: the torque holds the bar on the stop
+    assert result.segments == ()  # nothing moves: the torque holds the bar on the stop
     for top, turned in ((0.5, touching.initial[0]), (0.5 + 1.5 * gap, float(apart.segments[-1].finish[0]))):
         meets = math.acos(0.5 / math.hypot(4, top)) - math.atan2(4, top)
         assert meets - gap / 4 - 1e-9 <= turned <= meets + 1e-9

@@ -155,7 +155,7 @@ def test_every_fixture_moved_and_scaled_behaves_the_same(name, transform):
     other = trace(analyze(moved(original, (far * 0.6, -far * 0.8), scale)))
     assert behaviour(other) == behaviour(result)
     if not result.segments:  # nothing moves (feeder-sticky: its input is blocked at once)
-        assert (other.end_reason, other.segments) == (result.end_reason, [])
+        assert (other.end_reason, other.segments) == (result.end_reason, ())
         return
     allotment = original.time
     apart = [abs(theirs.end_time - mine.end_time) for mine, theirs in zip(result.segments, other.segments)]

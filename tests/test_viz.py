@@ -24,7 +24,7 @@ import pyvista
 import shapely
 from cspace.viz.animation import animate
 from cspace.viz.colors import part_colors
-from cspace.viz.mesh import mechanism_meshes, part_mesh, posed
+from cspace.viz.mesh import mechanism_meshes, part_mesh, posed, with_mesh_counts
 from cspace.viz.pair_plot import (
     BLOCKED,
     OUTLINE,
@@ -51,7 +51,7 @@ from shapely.geometry import LineString, Point, Polygon
 from cspace import Part, Profile, Slice, analyze, load, loads, region_table, statistics, trace
 from cspace.cli import main
 
-from .common import FIXTURES, ROOT, fixture_path, traced
+from .common import FIXTURES, ROOT, analyzed, fixture_path, traced
 
 pyvista.OFF_SCREEN = True
 
@@ -77,7 +77,7 @@ def shots(feeder):
 @pytest.fixture(scope="module")
 def plane(feeder, shots):
     """The feeder seen straight down z, framed to hold the whole first turn."""
-    scene = Scene(feeder.analysis, size=SMALL, view="plane", framed=[s.values for s in shots])
+    scene = Scene(feeder, size=SMALL, view="plane", framed=[s.values for s in shots])
     yield scene
     scene.close()
 
@@ -138,10 +138,13 @@ def test_a_hole_is_left_open():
 
 
 def test_mesh_counts_match_table_2(feeder):
+    """The counts Table 2 reports are the meshes' own, and stand after the segments."""
     meshes = mechanism_meshes(feeder.mechanism)
-    stats = statistics(feeder)
+    stats = with_mesh_counts(statistics(feeder), feeder.mechanism)
     assert sum(len(m.triangles) for m in meshes.values()) == stats["triangles"]
     assert sum(len(m.quads) for m in meshes.values()) == stats["quadrangles"]
+    names = list(stats)
+    assert names[names.index("segments") + 1:][:2] == ["triangles", "quadrangles"]
 
 
 def test_meshes_need_no_renderer():
@@ -185,7 +188,7 @@ def test_every_sample_is_a_snapshot_external_motions_included(feeder, shots):
 def test_linkage_members_are_posed_on_their_joints(feeder, shots):
     # Member poses come from the linkage table, interpolated linearly between its 301 entries.
     for shot in shots:
-        poses = part_poses(feeder.analysis, shot.values)
+        poses = part_poses(feeder, shot.values)
         crank_pin = poses["driver"] @ [3.0, 0.0, 1.0]
         piston_pin = poses["piston"] @ [1.0, 0.0, 1.0]
         assert np.allclose(poses["link"] @ [0.0, 0.0, 1.0], crank_pin, atol=1e-3)
@@ -197,7 +200,7 @@ def test_posed_vertices_follow_the_coordinates(feeder, shots):
     shot = shots[-1]
     index = feeder.mechanism.coordinate_index
     x0, y0 = shot.values[index["xb1"]], shot.values[index["yb1"]]
-    placed = posed(mesh, part_poses(feeder.analysis, shot.values)["block1"])
+    placed = posed(mesh, part_poses(feeder, shot.values)["block1"])
     assert placed[:, :2].min(axis=0) == pytest.approx([x0, y0])
     assert placed[:, :2].max(axis=0) == pytest.approx([x0 + 4, y0 + 2])
 
@@ -206,7 +209,7 @@ def test_pins_sit_on_their_joints_and_pivots(feeder, shots):
     pins = {pin.mesh.part: pin for pin in mechanism_pins(feeder.mechanism)}
     assert sorted(pins) == ["pin driver/link", "pin link/piston", "pivot driver"]
     for shot in shots[::5]:
-        poses = part_poses(feeder.analysis, shot.values)
+        poses = part_poses(feeder, shot.values)
 
         def centre(name, poses=poses):
             pin = pins[name]
@@ -314,11 +317,11 @@ def test_frames_differ_only_where_parts_move(feeder, shots, plane):
 def test_a_turning_disc_shows_its_turn(feeder):
     """The driver is a plain disc: only the crank pin on it shows it turn, leaving blue for pin and back."""
     at = feeder.mechanism.coordinate_index["cd"]
-    turned = feeder.analysis.initial.copy()
+    turned = feeder.initial.copy()
     turned[at] = 0.5
-    scene = Scene(feeder.analysis, size=(480, 360), view="plane")  # large enough for a pin's face
+    scene = Scene(feeder, size=(480, 360), view="plane")  # large enough for a pin's face
     blue, pin = [], []
-    for values in (feeder.analysis.initial, turned):
+    for values in (feeder.initial, turned):
         scene.pose(values)
         image = scene.image()
         blue.append(mask_of(image, part_colors(feeder.mechanism)["driver"]))
@@ -328,13 +331,13 @@ def test_a_turning_disc_shows_its_turn(feeder):
 
 
 def test_the_camera_holds_every_moving_part_below_the_caption(feeder, shots):
-    scene = Scene(feeder.analysis, size=SMALL, framed=[s.values for s in shots])
+    scene = Scene(feeder, size=SMALL, framed=[s.values for s in shots])
     meshes = mechanism_meshes(feeder.mechanism)
     band = CAPTION_LINES * LINE_HEIGHT * caption_size(SMALL) / SMALL[1]
     moving = [p.name for p in feeder.mechanism.parts if p.motion != "fixed"]
     spans = []
     for shot in shots:
-        poses = part_poses(feeder.analysis, shot.values)
+        poses = part_poses(feeder, shot.values)
         pixels = to_pixels(scene, np.vstack([posed(meshes[name], poses[name]) for name in moving]))
         assert pixels[:, 0].min() >= 0 and pixels[:, 0].max() <= SMALL[0]
         assert pixels[:, 1].min() >= band * SMALL[1] and pixels[:, 1].max() <= SMALL[1]
@@ -345,7 +348,7 @@ def test_the_camera_holds_every_moving_part_below_the_caption(feeder, shots):
 
 
 def test_frames_are_not_blank(feeder, shots):
-    scene = Scene(feeder.analysis, size=SMALL, framed=[s.values for s in shots])
+    scene = Scene(feeder, size=SMALL, framed=[s.values for s in shots])
     scene.pose(shots[20].values, shots[20].caption)
     image = scene.image()
     scene.close()
@@ -397,23 +400,23 @@ def reference_render(analysis, values=None, nudge=0.0):
 def reference():
     if os.environ.get("CSPACE_UPDATE_REFERENCE"):
         REFERENCE.parent.mkdir(parents=True, exist_ok=True)
-        Image.fromarray(reference_render(traced("feeder", ONE_TURN).analysis)).save(REFERENCE, optimize=True)
+        Image.fromarray(reference_render(traced("feeder", ONE_TURN))).save(REFERENCE, optimize=True)
     return np.asarray(Image.open(REFERENCE).convert("RGB"))
 
 
 def test_matches_the_reference_image(feeder, reference):
-    image = reference_render(feeder.analysis)
+    image = reference_render(feeder)
     assert image.shape == reference.shape
     assert stray_pixels(image, reference) <= STRAY_PIXELS
 
 
 def test_the_reference_comparison_allows_a_renderer_a_fraction_of_a_pixel(feeder, reference):
     for nudge in (0.2, 0.5):
-        assert stray_pixels(reference_render(feeder.analysis, nudge=nudge), reference) <= STRAY_PIXELS
+        assert stray_pixels(reference_render(feeder, nudge=nudge), reference) <= STRAY_PIXELS
 
 
 def shifted(feeder, **moves):
-    values = feeder.analysis.initial.copy()
+    values = feeder.initial.copy()
     for name, step in moves.items():
         values[feeder.mechanism.coordinate_index[name]] += step
     return values
@@ -437,13 +440,13 @@ def test_the_reference_comparison_catches_a_real_change(feeder, reference, monke
         colors = part_colors(feeder.mechanism)
         colors["block1"] = colors["block2"] if "colour" in change else shade(colors["block1"], -30)
         monkeypatch.setattr("cspace.viz.scene.part_colors", lambda mechanism: colors)
-    assert stray_pixels(reference_render(feeder.analysis, values), reference) > STRAY_PIXELS
+    assert stray_pixels(reference_render(feeder, values), reference) > STRAY_PIXELS
 
 
 def test_rendering_is_deterministic(feeder, shots):
     pictures = []
     for _ in range(2):
-        scene = Scene(feeder.analysis, size=SMALL, framed=[s.values for s in shots])
+        scene = Scene(feeder, size=SMALL, framed=[s.values for s in shots])
         scene.pose(shots[7].values, shots[7].caption)
         pictures.append(scene.image())
         scene.close()
@@ -499,7 +502,7 @@ def test_player_steps_through_the_snapshots():
     assert player.index == 4
     shown = player.scene.image()
     player.close()
-    scene = Scene(result.analysis, size=(96, 72), framed=[s.values for s in snapshots(result)])
+    scene = Scene(result, size=(96, 72), framed=[s.values for s in snapshots(result)])
     last = snapshots(result)[4]
     scene.pose(last.values, last.caption)
     assert np.array_equal(shown, scene.image())
@@ -561,9 +564,9 @@ def assert_labels_readable(figure, axes):
 
 
 def test_pair_figure_draws_figure_5(feeder):
-    figure = pair_figure(feeder, "piston", "block1")
+    figure = pair_figure(analyzed("feeder"), feeder, "piston", "block1")
     axes = figure.axes[0]
-    pair = find_pair(feeder.analysis, "piston", "block1")
+    pair = find_pair(analyzed("feeder"), "piston", "block1")
     assert (axes.get_xlabel(), axes.get_ylabel()) == ("xb1 - xp", "yb1")
     assert len(axes.patches) == len(pair.blocked) == 1
     assert np.allclose(axes.patches[0].get_xy()[:4], pair.blocked[0])
@@ -587,7 +590,7 @@ def test_pair_figure_draws_figure_5(feeder):
 
 def test_a_one_dimensional_pair_is_drawn_against_time():
     result = traced("pusher")
-    figure = pair_figure(result, "frame", "pusher")
+    figure = pair_figure(analyzed("pusher"), result, "frame", "pusher")
     axes = figure.axes[0]
     assert (axes.get_xlabel(), axes.get_ylabel()) == ("xp", "time (s)")
     # The pusher's space is cut at 36 and 40 (the wall): blocked between, contacts at both ends, solid.
@@ -601,16 +604,16 @@ def test_a_one_dimensional_pair_is_drawn_against_time():
 
 
 def test_a_pair_that_never_blocks_says_so(feeder):
-    axes = pair_figure(feeder, "frame", "piston").axes[0]
+    axes = pair_figure(analyzed("feeder"), feeder, "frame", "piston").axes[0]
     assert "one region: these parts never block each other" in [t.get_text() for t in axes.texts]
     assert list(region_labels(axes)) == ["r1"]
 
 
 def test_regions_too_narrow_to_label_are_counted():
     result = traced("cam")
-    figure = pair_figure(result, "cam", "follower")
+    figure = pair_figure(analyzed("cam"), result, "cam", "follower")
     axes = figure.axes[0]
-    pair = find_pair(result.analysis, "cam", "follower")
+    pair = find_pair(analyzed("cam"), "cam", "follower")
     notes = [t.get_text() for t in axes.texts if "too narrow" in t.get_text()]
     assert notes == [f"{len(pair.regions) - len(region_labels(axes))} regions too narrow to label here"]
     assert 3 <= len(region_labels(axes)) < len(pair.regions)
@@ -618,7 +621,7 @@ def test_regions_too_narrow_to_label_are_counted():
 
 
 def test_parts_are_found_in_either_order(feeder):
-    assert find_pair(feeder.analysis, "block1", "piston") is find_pair(feeder.analysis, "piston", "block1")
+    assert find_pair(analyzed("feeder"), "block1", "piston") is find_pair(analyzed("feeder"), "piston", "block1")
 
 
 # ---- pair-space figures of pairs in which a part turns ---------------------------------------------
@@ -658,7 +661,7 @@ STOP_BLOCKED = (math.atan2(-2, -1) - STOP_SIDE, math.atan2(-2, 1) + STOP_SIDE)
 def cam():
     """The eccentric cam's trace and its figure (two turns of th)."""
     result = traced("eccentric-cam")
-    return result, pair_figure(result, "cam", "follower")
+    return result, pair_figure(analyzed("eccentric-cam"), result, "cam", "follower")
 
 
 def path_lines(axes):
@@ -721,7 +724,7 @@ def test_the_cam_path_is_wrapped_into_the_turn_and_broken_at_the_seam(cam):
 def test_no_region_is_drawn_past_the_seam(cam):
     result, figure = cam
     axes = figure.axes[0]
-    pair = find_pair(result.analysis, "cam", "follower")
+    pair = find_pair(analyzed("eccentric-cam"), "cam", "follower")
     half, scale = pair.periods[0] / 2, pair.matrix[0, 0]
     inside = [r for r in pair.regions
               if r.vertices[:, 0].max() > -half + 1e-9 and r.vertices[:, 0].min() < half - 1e-9]
@@ -765,7 +768,7 @@ def test_the_cam_picture_is_not_blank(cam):
 
 def test_a_limited_angle_is_drawn_over_its_limits():
     result = traced("lever")
-    figure = pair_figure(result, "bar", "block")
+    figure = pair_figure(analyzed("lever"), result, "bar", "block")
     axes = figure.axes[0]
     assert (axes.get_xlabel(), axes.get_ylabel()) == ("a (rad)", "xb")
     x0, x1 = axes.get_xlim()
@@ -789,8 +792,8 @@ def test_a_limited_angle_is_drawn_over_its_limits():
 
 
 def test_a_one_dimensional_turning_pair_is_drawn_in_radians_against_time():
-    result = trace(analyze(loads(STOP, source="stop.toml")))
-    figure = pair_figure(result, "stop", "bar")
+    analysis = analyze(loads(STOP, source="stop.toml"))
+    figure = pair_figure(analysis, trace(analysis), "stop", "bar")
     axes = figure.axes[0]
     assert (axes.get_xlabel(), axes.get_ylabel()) == ("a (rad)", "time (s)")
     assert axes.get_xlim() == pytest.approx((-np.pi, np.pi), abs=1e-9)
@@ -917,8 +920,9 @@ def test_a_pair_of_which_a_part_shifts_is_drawn_band_by_band():
     ``_clearance``: its space has the shift as a third axis. It is drawn as the shift against
     time, then the planar space of each band in which slices meet, with the path's stretches
     in that band: the samples against the drawing's own bands, not the code's."""
-    result = trace(analyze(loads(SHAFT, source="shaft.toml")))
-    figure = pair_figure(result, "wheel", "dog")
+    analysis = analyze(loads(SHAFT, source="shaft.toml"))
+    result = trace(analysis)
+    figure = pair_figure(analysis, result, "wheel", "dog")
     shift, first, third = figure.axes
     assert [a.get_title() for a in figure.axes] == [
         "the shift, band by band", "band 1: 0 \u2264 s \u2264 1\nwheel slices[0] / dog slices[0]",
@@ -949,8 +953,9 @@ def test_a_pin_under_a_plate_is_drawn_in_the_band_where_it_meets_the_plate():
     path starts at the hole, never across the plate's blocked space."""
     from .test_layers import PIN
 
-    result = trace(analyze(loads(PIN, source="pin.toml")))
-    figure = pair_figure(result, "frame", "pin")
+    analysis = analyze(loads(PIN, source="pin.toml"))
+    result = trace(analysis)
+    figure = pair_figure(analysis, result, "frame", "pin")
     shift, band = figure.axes
     assert band.get_title() == "band 1: 0 \u2264 s \u2264 1\nframe slices[0] / pin slices[0]"
     near = result.mechanism.tolerance.length
@@ -958,8 +963,8 @@ def test_a_pin_under_a_plate_is_drawn_in_the_band_where_it_meets_the_plate():
     assert drawn[:, 0].min() == pytest.approx(2.5, abs=near) and drawn[:, 0].max() == pytest.approx(3.5, abs=near)
     without = PIN.replace('{ name = "x", axis = [1, 0], initial = -5 }, ', "").replace(
         "rect = [-0.5, -0.5, 0.5, 0.5]", "rect = [2.5, -0.5, 3.5, 0.5]")
-    result = trace(analyze(loads(without[:without.index("[[inputs]]")], source="pin.toml")))
-    (shift,) = pair_figure(result, "frame", "pin").axes  # no planar coordinate: the shift alone
+    analysis = analyze(loads(without[:without.index("[[inputs]]")], source="pin.toml"))
+    (shift,) = pair_figure(analysis, trace(analysis), "frame", "pin").axes  # no planar coordinate: the shift alone
     assert shapely.union_all([LineString(p) for p in _path_pieces(shift)]).equals(LineString([(0, 0), (1, 0)]))
 
 

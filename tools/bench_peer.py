@@ -189,7 +189,7 @@ def corner_difference(a: list[tuple[float, float]], b: list[tuple[float, float]]
     return max(max(abs(xa - xb), abs(ya - yb)) for (xa, ya), (xb, yb) in zip(a, b, strict=True))
 
 
-def cspace_penetration(result: Trace) -> float:
+def cspace_penetration(analysis: Analysis, result: Trace) -> float:
     """cspace's deepest overlap of two parts over the path (0 if none).
 
     The path is linear between knots and each piece stays in one convex region, so
@@ -197,7 +197,7 @@ def cspace_penetration(result: Trace) -> float:
     region (all pairs' rows) over its bound. Pair rows are unit normals of the pair
     spaces, so the excess is a depth in length units.
     """
-    diagram = RegionDiagram(result.analysis)
+    diagram = RegionDiagram(analysis)
     knots: dict[tuple[int, ...], list[np.ndarray]] = defaultdict(list)
     for piece in result.pieces:
         knots[piece.key].append(piece.configs)
@@ -302,13 +302,13 @@ def scaling_row(blocks: int, dt: float, iterations: int, repeats: int) -> Scalin
     text = feeder.toml()
     cspace_times: list[float] = []
     pymunk_times: list[float] = []
-    results: list[Trace] = []
+    results: list[tuple[Analysis, Trace]] = []
     failures: list[str] = []
 
     def ours() -> None:
         start = time.perf_counter()
         try:
-            results.append(cspace_cold(text)[1])
+            results.append(cspace_cold(text))
         except CspaceError as error:
             failures.append(f"{type(error).__name__} after {time.perf_counter() - start:.1f} s: {error}")
         cspace_times.append(time.perf_counter() - start)
@@ -324,9 +324,9 @@ def scaling_row(blocks: int, dt: float, iterations: int, repeats: int) -> Scalin
     peer_events = Events(peer_run.drops, peer_run.touches, peer_run.corners)
     expected = expected_corners(feeder)
     if results:
-        ours_events = cspace_events(results[0], feeder)
+        ours_events = cspace_events(results[0][1], feeder)
         cspace_error, reference, against = ours_events.error(feeder), ours_events.corners, "cspace"
-        cspace_final, cspace_depth = corner_difference(ours_events.corners, expected), cspace_penetration(results[0])
+        cspace_final, cspace_depth = corner_difference(ours_events.corners, expected), cspace_penetration(*results[0])
     else:
         cspace_error, reference, against = math.nan, expected, "x = 17 + 4(N-i), y = -1"
         cspace_final = cspace_depth = math.nan
@@ -748,7 +748,7 @@ def geneva_pairs(dt: float, turns: float, iterations: int, repeats: int) -> dict
 def geneva_benchmark(repeats: int, iterations: int) -> None:
     """The Geneva section: cspace's runs, pymunk's sweep, the alternating timings, the tables."""
     started = time.perf_counter()
-    _, result = cspace_cold(GENEVA, use_disk_cache=True)  # fills the disk cache
+    analysis, result = cspace_cold(GENEVA, use_disk_cache=True)  # fills the disk cache
     turns = geneva_turns(result.mechanism.time)
     ours, replayed = cspace_wheel_run(result, turns), replay_overlaps(result)
     rows = geneva_sweep(turns, iterations, repeats)
@@ -757,13 +757,14 @@ def geneva_benchmark(repeats: int, iterations: int) -> None:
     build = statistics.median(timed(lambda: peer_geneva.build(peer_geneva.geneva(), iterations))[0]
                               for _ in range(repeats))
     finer = [geneva_tolerance_row(arc, turns) for arc in GENEVA_FINE_ARCS]
-    print_geneva(times, matched, ours, replayed, result, turns, build, iterations, finer)
+    print_geneva(times, matched, ours, replayed, analysis, result, turns, build, iterations, finer)
     print_geneva_sweep(rows, matched)
     print(f"Geneva section took {time.perf_counter() - started:.0f} s")
 
 
 def print_geneva(times: dict[str, list[float]], matched: GenevaSweepRow, ours: WheelRun, replayed: tuple[int, float],
-                 result: Trace, turns: float, build: float, iterations: int, finer: list[ToleranceRow]) -> None:
+                 analysis: Analysis, result: Trace, turns: float, build: float, iterations: int,
+                 finer: list[ToleranceRow]) -> None:
     """The Geneva table at matched accuracy, the event times and the replay's verdict."""
     mechanism = result.mechanism
     peer = statistics.median(times["pymunk"])
@@ -817,7 +818,7 @@ def print_geneva(times: dict[str, list[float]], matched: GenevaSweepRow, ours: W
     print(f"cspace at finer arc tolerances (the default is {arc:g}): pair space built cold once, trace median of 3")
     print(f"{'arc':>8}{'regions':>9}{'analyze':>10}{'trace':>10}{'event err':>11}{'final w':>10}{'replay':>8}"
           f"{'pen':>9}")
-    print(f"{arc:>8g}{sum(len(p.regions) for p in result.analysis.pairs):>9}"
+    print(f"{arc:>8g}{sum(len(p.regions) for p in analysis.pairs):>9}"
           f"{seconds_text(statistics.median(times['cold'])):>10}{seconds_text(statistics.median(times['cached'])):>10}"
           f"{error_text(ours.error):>11}{ours.final:>+10.1e}{replayed[0]:>8}{depth_text(ours.depth):>9}"
           "   (the table above: cold is load + analyze + trace)")
@@ -881,7 +882,7 @@ def benchmark(repeats: int, blocks: list[int], iterations: int) -> None:
     matched = matched_step(rows)
     headline, stages = headline_pairs(matched.dt, iterations, repeats)
     scaling = [scaling_row(n, matched.dt, iterations, repeats) for n in blocks]
-    print_table(headline, matched, exact, ours, cspace_penetration(result), scaling)
+    print_table(headline, matched, exact, ours, cspace_penetration(analysis, result), scaling)
     print_sweep(rows, feeder, matched)
     print_profile(analysis, result, stages, repeats)
     print(f"\nfeeder section took {time.perf_counter() - started:.0f} s")

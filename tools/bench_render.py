@@ -31,7 +31,7 @@ OUTPUTS = {"render only": None, "export .gif": ".gif", "export .mp4": ".mp4"}
 def one_run(result, frames: int, size: tuple[int, int], suffix: str | None, folder: Path) -> float:
     shots = snapshots(result)[:frames]
     start = time.perf_counter()
-    scene = Scene(result.analysis, size=size, framed=[s.values for s in shots])
+    scene = Scene(result, size=size, framed=[s.values for s in shots])
     if suffix is None:
         for _ in render_frames(scene, shots):
             pass

@@ -34,8 +34,10 @@ CHILD = """
 import sys, time
 from cspace import analyze, load, trace
 from cspace.report.describe import statistics
+from cspace.viz.mesh import with_mesh_counts
 start = time.perf_counter()
-statistics(trace(analyze(load(sys.argv[1]), cache=sys.argv[2] or None, workers=int(sys.argv[3]))))
+result = trace(analyze(load(sys.argv[1]), cache=sys.argv[2] or None, workers=int(sys.argv[3])))
+with_mesh_counts(statistics(result), result.mechanism)
 print(time.perf_counter() - start)
 """
 

@@ -1,14 +1,17 @@
 """Rendering for cspace: 3D meshes from part slices, animations and configuration-space plots.
 
-``viz`` imports ``cspace``; ``cspace`` never imports ``viz``. The meshes, snapshots
-and region tables need neither pyvista nor matplotlib; the names that do (``Scene``,
-``animate``, ``show``, ``Player``, ``pair_figure``, ``plot_pair``, ``find_pair``) load
-them on first use::
+Installed as ``cspace.viz`` (the project's top-level ``viz/`` folder); it imports the
+library, which never imports it (but for the command line, and the notebook views
+``import cspace`` registers with IPython). The meshes, snapshots and region tables need
+neither pyvista nor matplotlib; the names that do (``Scene``, ``animate``, ``show``,
+``Player``, ``pair_figure``, ``plot_pair``, ``find_pair``) load them on first use::
 
-    import cspace, viz
-    result = cspace.trace(cspace.analyze(cspace.load("fixtures/feeder.toml")))
-    viz.animate(result, "feeder.gif")                        # one frame per snapshot
-    viz.plot_pair(result, "piston", "block1", "piston-block1.png")   # paper Figure 5
+    import cspace
+    from cspace import viz
+    analysis = cspace.analyze(cspace.load("fixtures/feeder.toml"))
+    result = cspace.trace(analysis)
+    viz.animate(result, "feeder.gif")                                  # one frame per snapshot
+    viz.plot_pair(analysis, result, "piston", "block1", "piston-block1.png")   # paper Figure 5
 
 Modules: ``mesh`` (part meshes as arrays), ``snapshots`` (path samples, part poses),
 ``colors``, ``scene`` (pyvista scene), ``animation`` (GIF/MP4), ``viewer`` (interactive

@@ -50,7 +50,7 @@ def animate(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 600
     """
     check_animation(path, size=size, fps=fps, field="path", formats=FORMATS)
     shots = snapshots(trace)
-    scene = Scene(trace.analysis, size=size, view=view, framed=[s.values for s in shots])
+    scene = Scene(trace, size=size, view=view, framed=[s.values for s in shots])
     try:
         return write_frames(render_frames(scene, shots), path, fps=fps, count=len(shots), progress=progress)
     finally:

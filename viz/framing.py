@@ -24,6 +24,7 @@ import shapely.affinity
 from cspace.model.geometry import region_of
 from cspace.model.kinds import Motion
 from cspace.tracing.analysis import Analysis
+from cspace.tracing.trace import Trace
 
 from .mesh import bounds, mechanism_meshes, posed
 from .snapshots import part_poses
@@ -42,7 +43,7 @@ MARGIN = 1.06
 Box = tuple[float, float, float, float, float, float]
 
 
-def framed_box(analysis: Analysis, configurations: Sequence[np.ndarray], *, aspect: float) -> Box:
+def framed_box(analysis: Analysis | Trace, configurations: Sequence[np.ndarray], *, aspect: float) -> Box:
     """``(x0, x1, y0, y1, z0, z1)`` the camera must hold at these configurations (see the module).
 
     ``aspect`` is the width over the height of the picture's room for it.

@@ -134,3 +134,35 @@ def _triangulate(polygon: Polygon, index: dict[Point, int]) -> list[tuple[int, i
         ccw = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) > 0
         triangles.append((a, b, c) if ccw else (a, c, b))
     return triangles
+
+
+def mesh_counts(mechanism: Mechanism) -> tuple[int, int]:
+    """Triangles (top and bottom faces) and quadrangles (sides) of the part meshes, counted
+    from the outlines as :func:`part_mesh` makes them (the paper's Table 2 counts them).
+
+    >>> from cspace import load
+    >>> mesh_counts(load("fixtures/feeder.toml"))
+    (296, 166)
+    """
+    arc = mechanism.tolerance.arc
+    triangles = quads = 0
+    for part in mechanism.parts:
+        for slice_ in part.slices:
+            holes = sum(1 for p in slice_.oriented if p.signed_area() < 0)
+            vertices = sum(len(p.polyline(arc).vertices) for p in slice_.oriented)
+            outers = len(slice_.oriented) - holes
+            triangles += 2 * (vertices + 2 * holes - 2 * outers)
+            quads += vertices
+    return triangles, quads
+
+
+def with_mesh_counts(statistics: dict, mechanism: Mechanism) -> dict:
+    """The statistics of a trace (:func:`cspace.report.describe.statistics`) with the mesh's
+    triangles and quadrangles after the segments, where the paper's Table 2 has them."""
+    triangles, quads = mesh_counts(mechanism)
+    out = {}
+    for name, value in statistics.items():
+        out[name] = value
+        if name == "segments":
+            out.update({"triangles": triangles, "quadrangles": quads})
+    return out

@@ -66,13 +66,12 @@ def segment_html(segment: Segment) -> str:
     """One segment: its Figure 4 record, its times, its contacts and what ended it."""
     from cspace.report.describe import record
 
-    trace = segment.trace
 
     contacts = ", ".join(sorted(map(str, segment.first.contacts))) or "none"
     return "".join([STYLE, '<div class="cspace">',
                     f"<b>segment {segment.index}</b>: {segment.start_time:.6g} to {segment.end_time:.6g} s, "
                     f"{escape(segment.phase)}; ends: {escape(segment.end)}",
-                    f"<pre>{escape(record(trace, segment))}</pre>",
+                    f"<pre>{escape(record(segment))}</pre>",
                     f"<div>contacts: {escape(contacts)}</div></div>"])
 
 
@@ -81,9 +80,11 @@ def trace_html(trace: Trace, viewer: bool = True) -> str:
     browser viewer embedded (``viewer=False`` leaves it out)."""
     from cspace.report.describe import record, statistics, summary
 
-    stats = statistics(trace)
-    rows = [[str(s.index), f"{s.start_time:.6g} to {s.end_time:.6g}", escape(summary(trace, s)),
-             f"<pre>{escape(record(trace, s))}</pre>", escape(s.end)] for s in trace.segments]
+    from .mesh import with_mesh_counts
+
+    stats = with_mesh_counts(statistics(trace), trace.mechanism)
+    rows = [[str(s.index), f"{s.start_time:.6g} to {s.end_time:.6g}", escape(summary(s)),
+             f"<pre>{escape(record(s))}</pre>", escape(s.end)] for s in trace.segments]
     html = [STYLE, '<div class="cspace">',
             f"<b>{escape(trace.mechanism.name)}</b>: {len(trace.segments)} segments; "
             f"end: {escape(trace.end_reason)}"]

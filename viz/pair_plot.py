@@ -26,7 +26,8 @@ above, with the stretches of the path that lie in that band (the transmission's 
 cluster: the first gears' mesh, neutral, the second gears' mesh).
 
     >>> from cspace import analyze, load, trace
-    >>> figure = pair_figure(trace(analyze(load("fixtures/feeder.toml")), until=3), "piston", "block1")
+    >>> analysis = analyze(load("fixtures/feeder.toml"))
+    >>> figure = pair_figure(analysis, trace(analysis, until=3), "piston", "block1")
     >>> [axes.get_xlabel() for axes in figure.axes], figure.axes[0].get_title()
     (['xb1 - xp'], 'feeder: configuration space of piston/block1')
 """
@@ -115,14 +116,15 @@ def find_pair(analysis: Analysis, part_a: str, part_b: str) -> PairSpace:
                      f"the pairs that can touch are {known}", file=mechanism.source, field="PART_B")
 
 
-def pair_figure(trace: Trace, part_a: str, part_b: str) -> Figure:
-    """A matplotlib figure of the pair's configuration space with the traced path over it;
-    for a pair of which a part shifts along z, one panel per band (:func:`_shifted_panels`)."""
-    pair = find_pair(trace.analysis, part_a, part_b)
+def pair_figure(analysis: Analysis, trace: Trace, part_a: str, part_b: str) -> Figure:
+    """A matplotlib figure of the pair's configuration space (of ``analysis``) with the path of
+    ``trace`` over it; for a pair of which a part shifts along z, one panel per band
+    (:func:`_shifted_panels`)."""
+    pair = find_pair(analysis, part_a, part_b)
     mechanism = trace.mechanism
     samples = trace.samples()
     times = np.array([time for time, _, _ in samples])
-    if isinstance(pair, ShiftedPairSpace):
+    if pair.shifts:
         figure = Figure(figsize=_shifted_size(pair), dpi=DPI, layout="constrained")
         panels = _shifted_panels(figure, pair, mechanism, samples, times)
         figure.suptitle(f"{mechanism.name}: configuration space of {pair.name}")
@@ -304,11 +306,11 @@ def _draw_shift(axes: Axes, pair: ShiftedPairSpace, mechanism: Mechanism, shift:
     return spots, path
 
 
-def plot_pair(trace: Trace, part_a: str, part_b: str, path: str | Path) -> None:
+def plot_pair(analysis: Analysis, trace: Trace, part_a: str, part_b: str, path: str | Path) -> None:
     """Write :func:`pair_figure` to ``path`` (.png, .svg or .pdf); the same trace gives the same bytes."""
     check_output(path, FORMATS, field="path")
     suffix = Path(path).suffix.lower()
-    figure = pair_figure(trace, part_a, part_b)
+    figure = pair_figure(analysis, trace, part_a, part_b)
     with matplotlib.rc_context({"svg.hashsalt": "cspace"}), replaced(path) as temporary:  # whole or not at all
         figure.savefig(temporary, metadata=METADATA[suffix])
 

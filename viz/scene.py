@@ -28,6 +28,7 @@ import pyvista
 
 from cspace.model.poses import z_offset
 from cspace.tracing.analysis import Analysis
+from cspace.tracing.trace import Trace
 
 from .colors import part_colors
 from .framing import check_view, framed_box, place_camera
@@ -59,7 +60,7 @@ class Scene:
     differ from one renderer to another: for comparing pictures pixel by pixel.
     """
 
-    def __init__(self, analysis: Analysis, *, size: tuple[int, int] = (800, 600), view: str = "3d",
+    def __init__(self, analysis: Analysis | Trace, *, size: tuple[int, int] = (800, 600), view: str = "3d",
                  framed: Sequence[np.ndarray] | None = None, off_screen: bool = True,
                  antialias: bool = True) -> None:
         check_size(size)

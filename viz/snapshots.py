@@ -47,14 +47,15 @@ def snapshots(trace: Trace) -> list[Snapshot]:
     """One snapshot per path sample, in path order; just the initial configuration if nothing moved."""
     count = len(trace.segments)
     if not count:
-        return [Snapshot(0.0, 0, trace.analysis.initial, "t = 0.00 s   nothing traced")]
-    lines = {s.index: summary(trace, s) for s in trace.segments}
+        return [Snapshot(0.0, 0, trace.initial, "t = 0.00 s   nothing traced")]
+    lines = {s.index: summary(s) for s in trace.segments}
     return [Snapshot(time, segment, values, f"t = {time:.2f} s   segment {segment} of {count}\n{lines[segment]}")
             for time, segment, values in trace.samples()]
 
 
-def part_poses(analysis: Analysis, values: np.ndarray) -> dict[str, np.ndarray]:
-    """Every part's 3x3 transform (local frame to plane) at a configuration, by part name.
+def part_poses(analysis: Analysis | Trace, values: np.ndarray) -> dict[str, np.ndarray]:
+    """Every part's 3x3 transform (local frame to plane) at a configuration, by part name,
+    for an analysis or a trace (both hold the mechanism and its linkage tables).
 
     Linkage members are posed from their linkage table at the configuration's input value.
 

@@ -52,7 +52,7 @@ class Player:
     def __init__(self, trace: Trace, *, size: tuple[int, int] = (1024, 768), off_screen: bool = True) -> None:
         self.name = trace.mechanism.name
         self.shots = snapshots(trace)
-        self.scene = Scene(trace.analysis, size=size, framed=[s.values for s in self.shots], off_screen=off_screen)
+        self.scene = Scene(trace, size=size, framed=[s.values for s in self.shots], off_screen=off_screen)
         self.index = 0
         self.playing = False
         self.go_to(0)

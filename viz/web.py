@@ -98,7 +98,7 @@ def html_page(trace: Trace, *, size: tuple[int, int] = (800, 600)) -> str:
     places = _places(mechanism)
     order = _drawing_order(mechanism)
     outlines = {part.name: _outline(part, mechanism.tolerance.arc) for part in mechanism.parts}
-    poses = [part_poses(trace.analysis, shot.values) for shot in shots]
+    poses = [part_poses(trace, shot.values) for shot in shots]
     view = _view_box(outlines, poses, size)
     colors = part_colors(mechanism)
     series = {part.name: _pose_series([p[part.name] for p in poses], _reference(mechanism, part, outlines[part.name]),
@@ -238,7 +238,7 @@ def _playback(trace: Trace, shots: Sequence[Snapshot]) -> list[float]:
 def _segments(trace: Trace, records: Sequence[str]) -> list[dict]:
     """Per segment: its Figure 4 record (``records``, as ``describe`` prints them), summary line, phase and times."""
     assert len(records) == len(trace.segments)
-    return [{"record": record, "summary": summary(trace, segment), "phase": segment.phase,
+    return [{"record": record, "summary": summary(segment), "phase": segment.phase,
              "start": _round(segment.start_time, 9), "end": _round(segment.end_time, 9)}
             for record, segment in zip(records, trace.segments)]
 

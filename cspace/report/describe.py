@@ -15,12 +15,9 @@ import json
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
 from ..io.outputs import markdown_cell, printable
-from ..kernels.constraints import ConstraintManager
 from ..model.kinds import Motion
-from ..tracing.regions import RegionDiagram
+from ..model.mechanism import Mechanism
 from ..tracing.trace import Segment, Trace, reported
 
 
@@ -30,47 +27,48 @@ def number(value: float, decimals: int = 4) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def extra_decimals(trace: Trace) -> int:
+def extra_decimals(mechanism: Mechanism) -> int:
     """Decimals lengths get beyond the usual: as many as the mechanism's size has leading zeros."""
-    return max(0, -math.floor(math.log10(trace.mechanism.size)))
+    return max(0, -math.floor(math.log10(mechanism.size)))
 
 
-def _decimals(trace: Trace, coordinate: str, base: int) -> int:
+def _decimals(mechanism: Mechanism, coordinate: str, base: int) -> int:
     """Decimals for a coordinate's values: ``base``, more for the lengths of a small mechanism."""
-    return base if trace.mechanism.coordinate(coordinate).is_angle else base + extra_decimals(trace)
+    return base if mechanism.coordinate(coordinate).is_angle else base + extra_decimals(mechanism)
 
 
 def describe(trace: Trace) -> str:
     """The symbolic description of paper Figure 4, one record per segment."""
-    records = [record(trace, segment) for segment in trace.segments]
+    records = [record(segment) for segment in trace.segments]
     end = _end_time(trace)
     records.append(f"; end: {trace.end_reason} at t = {number(end)}")
     return "\n\n".join(records) + "\n"
 
 
-def record(trace: Trace, segment: Segment) -> str:
+def record(segment: Segment) -> str:
     """One segment's record of paper Figure 4: what drives, what it drives, how each part moves.
 
     >>> from cspace import analyze, load, trace
     >>> t = trace(analyze(load("fixtures/feeder.toml")), until=1.0)
-    >>> print(record(t, t.segments[0]).splitlines()[1])
+    >>> print(record(t.segments[0]).splitlines()[1])
     (driving-motion (driver cd))
     """
+    mechanism = segment.mechanism
     lines = [f"segment {segment.index}:"]
-    lines += [f"(driving-motion {_ref(trace, j)})" for j in segment.first.roots]
+    lines += [f"(driving-motion {_ref(mechanism, j)})" for j in segment.first.roots]
     for line in segment.first.lines:
-        targets = " ".join(_ref(trace, j) for j in line.targets)
-        lines.append(f"(drives {_ref(trace, line.source)} ({targets}))")
-    for part in _described_parts(trace):
-        motion, values = _part_motion(trace, segment, part)
-        fields = " ".join(_values_text(v, _decimals(trace, v[0], 4)) for v in values)
+        targets = " ".join(_ref(mechanism, j) for j in line.targets)
+        lines.append(f"(drives {_ref(mechanism, line.source)} ({targets}))")
+    for part in _described_parts(mechanism):
+        motion, values = _part_motion(mechanism, segment, part)
+        fields = " ".join(_values_text(v, _decimals(mechanism, v[0], 4)) for v in values)
         lines.append(f"({part.name} {motion} {fields})")
     return "\n".join(lines)
 
 
-def summary(trace: Trace, segment: Segment) -> str:
+def summary(segment: Segment) -> str:
     """One line saying what moves in a segment, e.g. ``gravity: block1 yb1-, block2 yb2-``."""
-    mechanism = trace.mechanism
+    mechanism = segment.mechanism
     if segment.phase == "input":
         motion = mechanism.inputs[segment.first.motion]
         lead = motion.name or "input " + ", ".join(motion.coordinates)
@@ -79,7 +77,7 @@ def summary(trace: Trace, segment: Segment) -> str:
                         in segment.first.roots})
         lead = ", ".join(kinds) or "forces"
     moves = []
-    for part in _described_parts(trace):
+    for part in _described_parts(mechanism):
         words = []
         for name in part.coordinates:
             j = mechanism.coordinate_index[name]
@@ -101,18 +99,11 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
     mechanism drawn touching, started a little apart (:mod:`cspace.tracing.start`), has ``start``:
     each coordinate moved, from its drawn value to where the trace starts.
     """
-    manager = ConstraintManager(trace.mechanism.tolerance.lp)
-    diagram = RegionDiagram(trace.analysis)
     names = [c.name for c in trace.mechanism.coordinates]
     segments = []
-    found: dict[bytes, list[str]] = {}  # segments starting in one region share its constraints
     for segment in trace.segments:
         record = _segment_record(trace, segment)
-        region = diagram.reported(segment.pieces[0].key, segment.start)
-        key = region.signature()
-        if key not in found:
-            found[key] = region.constraints(manager, names, 4 + extra_decimals(trace), segment.start)
-        record["constraints"] = found[key]
+        record["constraints"] = trace.measures.constraints(segment, 4 + extra_decimals(trace.mechanism))
         segments.append(record)
     document = {
         "mechanism": trace.mechanism.name,
@@ -120,9 +111,9 @@ def to_json(trace: Trace, *, statistics: dict | None = None) -> str:
         "end": {"reason": trace.end_reason, "time": _clean(_end_time(trace))},
         "segments": segments,
     }
-    if trace.analysis.settled:  # parts drawn touching, moved to where the pair spaces hold them
+    if trace.settled:  # parts drawn touching, moved to where the pair spaces hold them
         document["start"] = [{"coordinate": s.coordinate, "drawn": _clean(s.drawn), "start": _clean(s.start),
-                              "parts": list(s.pair)} for s in trace.analysis.settled]
+                              "parts": list(s.pair)} for s in trace.settled]
     if statistics is not None:
         document["statistics"] = statistics
     return laid_out(document) + "\n"
@@ -179,7 +170,7 @@ def path_csv(trace: Trace) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     names = [c.name for c in trace.mechanism.coordinates]
-    places = [_decimals(trace, name, 10) for name in names]
+    places = [_decimals(trace.mechanism, name, 10) for name in names]
     writer.writerow(["time", "segment"] + names)
     for time, segment, *values in path_rows(trace):
         writer.writerow([_csv_number(time), segment] + [_csv_number(v, d) for v, d in zip(values, places)])
@@ -189,7 +180,7 @@ def path_csv(trace: Trace) -> str:
 def path_json(trace: Trace) -> str:
     """The sampled path as JSON: column names and rows."""
     names = ["time", "segment"] + [c.name for c in trace.mechanism.coordinates]
-    places = [_decimals(trace, c.name, 10) for c in trace.mechanism.coordinates]
+    places = [_decimals(trace.mechanism, c.name, 10) for c in trace.mechanism.coordinates]
     rows = [[_clean(r[0]), r[1]] + [_clean(v, d) for v, d in zip(r[2:], places)] for r in path_rows(trace)]
     return json.dumps({"columns": names, "rows": rows}) + "\n"
 
@@ -198,11 +189,11 @@ def region_rows(trace: Trace) -> tuple[list[str], list[list[str]]]:
     """Paper Figure 10 as cells: a header and one row per segment with the pairwise region
     it lies in for every constraining pair (``r3>r4`` where it crosses from one into another).
     """
-    pairs = [p.name for p in trace.analysis.constraining_pairs]
+    pairs = list(trace.measures.pairs)
     body = []
     for segment in trace.segments:
-        cells = [str(segment.index), summary(trace, segment)]
-        crossed = [trace.pair_regions(piece.key) for piece in segment.pieces]
+        cells = [str(segment.index), summary(segment)]
+        crossed = [trace.measures.regions(piece.key) for piece in segment.pieces]
         for pair in pairs:
             names = []
             for regions in crossed:
@@ -235,7 +226,6 @@ def statistics(trace: Trace) -> dict:
     stats = trace.stats
     faces = sum(len(p.elements) for part in mechanism.parts for s in part.slices for p in s.profiles)
     faces += sum(2 * len(part.slices) for part in mechanism.parts)
-    triangles, quads = _mesh_counts(trace)
     members = sum(len(lk.members) for lk in mechanism.linkages)
     return {
         "moving parts": sum(1 for p in mechanism.parts if p.motion != Motion.FIXED),
@@ -247,7 +237,7 @@ def statistics(trace: Trace) -> dict:
         # the most run at once (the paper's count: the shoe brake's two on one clock are 2; the
         # rim lock's turn one way and then the other, or a turn, a shift and a turn, are 1)
         "input motions": max((len(i.velocities) for i in mechanism.inputs), default=0),
-        "mechanism DOF": _degrees_of_freedom(trace),
+        "mechanism DOF": trace.measures.degrees_of_freedom,
         "interacting pairs": stats.pairs,
         "constraining pairs": stats.constraining_pairs,
         "pairwise regions": stats.pairwise_regions,
@@ -256,8 +246,6 @@ def statistics(trace: Trace) -> dict:
         "nonempty regions": stats.nonempty_regions,
         "traversed regions": stats.traversed_regions,
         "segments": len(trace.segments),
-        "triangles": triangles,
-        "quadrangles": quads,
         "snapshots": len(trace.samples()),
         "LP solves": stats.lp_solves,
     }
@@ -298,27 +286,28 @@ def statistics_columns(columns: dict[str, dict] | Sequence[tuple[str, dict]], ma
 
 
 def _segment_record(trace: Trace, segment: Segment) -> dict:
+    mechanism = trace.mechanism
     parts = []
-    for part in _described_parts(trace):
-        motion, values = _part_motion(trace, segment, part)
-        places = {v[0]: _decimals(trace, v[0], 10) for v in values}
+    for part in _described_parts(mechanism):
+        motion, values = _part_motion(mechanism, segment, part)
+        places = {v[0]: _decimals(mechanism, v[0], 10) for v in values}
         coordinates = [{"name": v[0], "start": _clean(v[1], places[v[0]]), "end": _clean(v[2], places[v[0]])}
                        if len(v) == 3 else {"name": v[0], "value": _clean(v[1], places[v[0]])} for v in values]
         parts.append({"part": part.name, "motion": motion, "coordinates": coordinates})
     regions: dict[str, list[str]] = {}
     for piece in segment.pieces:
-        for pair, name in trace.pair_regions(piece.key).items():
+        for pair, name in trace.measures.regions(piece.key).items():
             names = regions.setdefault(pair, [])
             if not names or names[-1] != name:
                 names.append(name)
     return {
         "segment": segment.index,
         "kind": segment.phase,
-        "summary": summary(trace, segment),
+        "summary": summary(segment),
         "start_time": _clean(segment.start_time),
         "end_time": _clean(segment.end_time),
-        "driving": [_ref_json(trace, j) for j in segment.first.roots],
-        "drives": [{"from": _ref_json(trace, line.source), "to": [_ref_json(trace, j) for j in line.targets],
+        "driving": [_ref_json(mechanism, j) for j in segment.first.roots],
+        "drives": [{"from": _ref_json(mechanism, line.source), "to": [_ref_json(mechanism, j) for j in line.targets],
                     "through": line.through} for line in segment.first.lines],
         "parts": parts,
         "contacts": sorted(str(c) for c in segment.first.contacts),
@@ -328,13 +317,12 @@ def _segment_record(trace: Trace, segment: Segment) -> dict:
     }
 
 
-def _described_parts(trace: Trace):
-    return [p for p in trace.mechanism.parts if p.motion == Motion.FIXED_AXES]
+def _described_parts(mechanism: Mechanism):
+    return [p for p in mechanism.parts if p.motion == Motion.FIXED_AXES]
 
 
-def _part_motion(trace: Trace, segment: Segment, part) -> tuple[str, list[tuple]]:
+def _part_motion(mechanism: Mechanism, segment: Segment, part) -> tuple[str, list[tuple]]:
     """Motion type of a part in a segment and its coordinate values (moving ones first)."""
-    mechanism = trace.mechanism
     moving, still = [], []
     for name in part.coordinates:
         j = mechanism.coordinate_index[name]
@@ -377,35 +365,6 @@ def _coupled(segment: Segment, coordinates: list[int]) -> bool:
     return len({origin.get(j, j) for j in coordinates}) == 1
 
 
-def _degrees_of_freedom(trace: Trace) -> int:
-    """Largest dimension of a traversed region, less one per linkage (paper Table 2).
-
-    A region's dimension is the coordinates' number less the rank of its implicit
-    equalities: the rows no point of the region leaves slack on. Shortest paths decide
-    them in a region of differences (a translating mechanism's); otherwise the trace's
-    own configurations in the region clear most rows, and a few programs the rest
-    (:meth:`~cspace.kernels.constraints.ConstraintManager.equalities`). Regions whose points
-    spread along the most coordinates come first, and the search stops at the most a
-    region can have (every coordinate free): the rim lock's 731 regions need one."""
-    manager = ConstraintManager(trace.mechanism.tolerance.lp)
-    diagram = RegionDiagram(trace.analysis)
-    points: dict[tuple, list[np.ndarray]] = {}
-    for piece in trace.pieces:
-        points.setdefault(piece.key, []).extend(piece.configs)
-    linkages = len(trace.analysis.linkage_tables)
-    most = len(trace.mechanism.coordinates) - linkages
-    spread = {key: int(np.count_nonzero(np.ptp(np.asarray(seen), axis=0))) for key, seen in points.items()}
-    best = 0
-    for key in sorted(points, key=lambda k: -spread[k]):  # stable: first traversed first among equals
-        region = diagram.region(key)
-        equalities = region.rows(manager.equalities(region.G, region.h, region.tolerances, np.asarray(points[key])))
-        rank = np.linalg.matrix_rank(equalities) if len(equalities) else 0
-        best = max(best, int(region.G.shape[1] - rank - linkages))
-        if best == most:
-            break
-    return best
-
-
 def _count(value: int) -> int | str:
     """A count as an integer, or past 10**18 as text in scientific notation (the number
     of potential regions of a mechanism of a hundred blocks has thousands of digits).
@@ -422,31 +381,17 @@ def _count(value: int) -> int | str:
     return f"{mantissa}e+{exponent}"
 
 
-def _mesh_counts(trace: Trace) -> tuple[int, int]:
-    """Triangles (top and bottom faces) and quadrangles (sides) of the part meshes."""
-    arc = trace.mechanism.tolerance.arc
-    triangles = quads = 0
-    for part in trace.mechanism.parts:
-        for slice_ in part.slices:
-            holes = sum(1 for p in slice_.oriented if p.signed_area() < 0)
-            vertices = sum(len(p.polyline(arc).vertices) for p in slice_.oriented)
-            outers = len(slice_.oriented) - holes
-            triangles += 2 * (vertices + 2 * holes - 2 * outers)
-            quads += vertices
-    return triangles, quads
-
-
 def _values_text(value: tuple, decimals: int) -> str:
     return f"({value[0]} {' '.join(number(v, decimals) for v in value[1:])})"
 
 
-def _ref(trace: Trace, j: int) -> str:
-    coordinate = trace.mechanism.coordinates[j]
+def _ref(mechanism: Mechanism, j: int) -> str:
+    coordinate = mechanism.coordinates[j]
     return f"({coordinate.part} {coordinate.name})"
 
 
-def _ref_json(trace: Trace, j: int) -> dict:
-    coordinate = trace.mechanism.coordinates[j]
+def _ref_json(mechanism: Mechanism, j: int) -> dict:
+    coordinate = mechanism.coordinates[j]
     return {"part": coordinate.part, "coordinate": coordinate.name}
 
 

@@ -36,8 +36,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ..model.mechanism import Mechanism, Part
-from ..model.poses import shift_of, z_offset, z_travel
+from ..model.mechanism import Coordinate, Mechanism, Part
+from ..model.poses import shift_of, z_travel
 from .pairspace import Contact, PairSpace, Region, RegionEdge
 
 FAR = 1e30
@@ -204,7 +204,7 @@ class ShiftedRegion(Region):
         return f"ShiftedRegion({self.name!r}, dimension={self.dimension}, rows={len(self.bounds)})"
 
 
-@dataclass
+@dataclass(frozen=True)
 class ShiftedPairSpace(PairSpace):
     """The pair space of two parts one of which shifts along z: the planar pair space of
     each band of the shift, times the band (see the module's docstring). Its last axis is
@@ -217,8 +217,11 @@ class ShiftedPairSpace(PairSpace):
     bands: tuple[Band, ...] = ()
 
     def __post_init__(self) -> None:
-        self._geometry = self.regions
-        self._names = None
+        """No index of its own: a point's regions are found band by band, in each band's space."""
+
+    @property
+    def shifts(self) -> bool:
+        return True
 
     def regions_at(self, point: np.ndarray, tolerance: float) -> list[int]:
         r = point[-1]
@@ -229,10 +232,10 @@ class ShiftedPairSpace(PairSpace):
                     found.extend([band.first] if band.free else [])
                 else:
                     found.extend(band.first + i for i in band.space.regions_at(band.planar(point), tolerance))
-        return [i for i in found if self._geometry[i].contains(point, tolerance)]
+        return [i for i in found if self.geometry[i].contains(point, tolerance)]
 
     def contacts_in(self, index: int, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
-        region = self._geometry[index]
+        region = self.geometry[index]
         band = region.band
         found = set(band.space.contacts_in(region.planar_index, band.planar(point), tolerance)) \
             if band.space is not None else set()
@@ -251,7 +254,7 @@ class ShiftedPairSpace(PairSpace):
     def _resting(self, index: int, point: np.ndarray, rate: np.ndarray, tolerance: float) -> list[ZEnd]:
         """The ends of region ``index``'s band the configuration rests on while moving
         along them (the shift held, the planar point moving)."""
-        region = self._geometry[index]
+        region = self.geometry[index]
         if not len(region.ends) or abs(rate[-1]) > 1e-15 * (1.0 + float(np.abs(rate).max())) or \
                 not np.any(rate[:-1]):
             return []
@@ -270,7 +273,7 @@ class ShiftedPairSpace(PairSpace):
 
     def __repr__(self) -> str:
         return (f"ShiftedPairSpace({self.name!r}, coordinates={self.coordinates!r}, bands={len(self.bands)}, "
-                f"regions={len(self._geometry)})")
+                f"regions={len(self.geometry)})")
 
 
 def band_parts(mechanism: Mechanism, a: Part, b: Part) -> list[tuple[float, float, tuple[SlicePair, ...], Part, Part]]:
@@ -322,7 +325,7 @@ def shifted_pair_space(mechanism: Mechanism, a: Part, b: Part, coordinates: tupl
         planar_regions = band.space.geometry if band.space is not None else \
             ([_point_region(dims)] if band.free else [])
         regions.extend(_lifted(planar_regions, band, ends, len(regions)))
-    return ShiftedPairSpace(a.name, b.name, coordinates, matrix, tuple(regions), (), periods, tuple(made))
+    return ShiftedPairSpace(a.name, b.name, coordinates, matrix, tuple(regions), (), periods, bands=tuple(made))
 
 
 def _transform(matrix: np.ndarray, base: np.ndarray) -> np.ndarray:

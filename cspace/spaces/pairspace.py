@@ -13,9 +13,8 @@ length along the one direction the pair can move in (1-D).
 
 from __future__ import annotations
 
-import copy
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
@@ -102,12 +101,55 @@ class Region:
         return f"Region({self.name!r}, dimension={self.dimension}, rows={len(self.bounds)})"
 
 
-@dataclass
+class RegionIndex:
+    """A pair space's regions as computed, and how to find those at a point: their boxes
+    scanned at once up to ``SCAN_LIMIT`` regions, an R-tree (built on first use) beyond.
+    Shared by every relabelled twin of the space (it names no pair)."""
+
+    def __init__(self, regions: tuple[Region, ...], dimension: int) -> None:
+        self.regions = regions
+        self.dimension = dimension
+        self.boxes = np.array([r.bbox for r in regions], float).reshape(-1, 2 * dimension)
+        self._tree: rtree_index.Index | None = None
+
+    def __getstate__(self) -> dict:
+        """Pickled without its R-tree (an rtree index pickles without its entries): built again on use."""
+        return {**self.__dict__, "_tree": None}
+
+    def meeting(self, lows, highs) -> list[int]:
+        """Indices, in order, of the regions whose (closed) boxes meet the box from ``lows`` to ``highs``."""
+        if len(self.boxes) <= SCAN_LIMIT:
+            d = self.dimension
+            boxes = self.boxes
+            return np.flatnonzero(np.all(boxes[:, :d] <= highs, axis=1) & np.all(boxes[:, d:] >= lows, axis=1)).tolist()
+        pad = [0.0] * (2 - self.dimension)
+        return sorted(self._index().intersection(list(lows) + pad + list(highs) + pad))
+
+    def _index(self) -> rtree_index.Index:
+        if self._tree is None:
+            properties = rtree_index.Property()
+            properties.dimension = 2
+            pad = [0.0] * (2 - self.dimension)
+            boxes = [(i, tuple(list(r.bbox[:self.dimension]) + pad + list(r.bbox[self.dimension:]) + pad), None)
+                     for i, r in enumerate(self.regions)]
+            # Bulk-loaded (sort-tile-recursive) when there are regions: one pass, not one insert each.
+            self._tree = rtree_index.Index(iter(boxes), properties=properties, interleaved=True) if boxes else \
+                rtree_index.Index(properties=properties, interleaved=True)
+        return self._tree
+
+    def __repr__(self) -> str:
+        return f"RegionIndex(regions={len(self.regions)})"
+
+
+@dataclass(frozen=True)
 class PairSpace:
-    """The configuration space of one pair of parts.
+    """The configuration space of one pair of parts: a value, never changed once made.
 
     ``matrix`` maps the pair's coordinates (``coordinates``, in mechanism order) to
-    ``s``. ``blocked`` holds the blocked polygons (pair-space vertices) for drawing.
+    ``s``. ``geometry`` holds the regions as computed: their rows, bounds, boxes and names
+    are this pair's, their contacts name the parts the space was computed for, ``names``
+    maps those to this pair's (None: they are this pair's); :attr:`regions` has them
+    renamed. ``blocked`` holds the blocked polygons (pair-space vertices) for drawing.
     ``periods`` gives, per axis of ``s``, how far a turn moves along it (0 where the
     axis does not wrap): the regions cover one turn, ``[-period / 2, period / 2]``,
     and the space repeats beyond (see :mod:`cspace.spaces.rotation`).
@@ -117,46 +159,15 @@ class PairSpace:
     part_b: str
     coordinates: tuple[str, ...]
     matrix: np.ndarray
-    regions: tuple[Region, ...]
+    geometry: tuple[Region, ...]
     blocked: tuple[np.ndarray, ...]
     periods: tuple[float, ...] = ()
-
-    def __reduce__(self):
-        """Pickled as its fields, its R-tree built again (an R-tree does not pickle its
-        entries), a relabeled twin as a twin."""
-        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "regions"}
-        return (_restored, (type(self), values, self._geometry, self._names))
+    names: tuple[tuple[str, str], ...] | None = None
+    index: RegionIndex | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self._geometry = self.regions
-        self._names: dict[str, str] | None = None  # the computed space's part names -> this pair's
-        self._boxes = np.array([r.bbox for r in self._geometry], float).reshape(-1, 2 * self.dimension)
-        self._tree: list[rtree_index.Index] = []  # made on first use; shared with relabeled twins
-
-    @property
-    def _index(self) -> rtree_index.Index:
-        """The regions' boxes in an R-tree, built when first needed (a space of more than
-        ``SCAN_LIMIT`` regions)."""
-        if not self._tree:
-            properties = rtree_index.Property()
-            properties.dimension = 2
-            pad = [0.0] * (2 - self.dimension)
-            boxes = [(i, tuple(list(r.bbox[:self.dimension]) + pad + list(r.bbox[self.dimension:]) + pad), None)
-                     for i, r in enumerate(self._geometry)]
-            # Bulk-loaded (sort-tile-recursive) when there are regions: one pass, not one insert each.
-            self._tree.append(rtree_index.Index(iter(boxes), properties=properties, interleaved=True) if boxes else
-                              rtree_index.Index(properties=properties, interleaved=True))
-        return self._tree[0]
-
-    def _meeting(self, lows: list[float], highs: list[float]) -> list[int]:
-        """Indices, in order, of the regions whose (closed) boxes meet the box from ``lows``
-        to ``highs``: scanned at once up to ``SCAN_LIMIT`` regions, from the R-tree beyond."""
-        if len(self._boxes) <= SCAN_LIMIT:
-            d = self.dimension
-            boxes = self._boxes
-            return np.flatnonzero(np.all(boxes[:, :d] <= highs, axis=1) & np.all(boxes[:, d:] >= lows, axis=1)).tolist()
-        pad = [0.0] * (2 - self.dimension)
-        return sorted(self._index.intersection(list(lows) + pad + list(highs) + pad))
+        if self.index is None:
+            object.__setattr__(self, "index", RegionIndex(self.geometry, self.dimension))
 
     @property
     def name(self) -> str:
@@ -167,9 +178,14 @@ class PairSpace:
         return self.matrix.shape[0]
 
     @property
+    def shifts(self) -> bool:
+        """Does a part of the pair shift along z (what touches in z changes at a band's end)?"""
+        return False
+
+    @property
     def imposes_nothing(self) -> bool:
         """True when the parts can never overlap: one region, no constraints."""
-        return len(self._geometry) == 1 and len(self._geometry[0].bounds) == 0
+        return len(self.geometry) == 1 and len(self.geometry[0].bounds) == 0
 
     def point(self, values: np.ndarray, wrap: bool = False) -> np.ndarray:
         """Pair-space point of the pair's coordinate values; with ``wrap``, each axis that
@@ -184,53 +200,43 @@ class PairSpace:
     def candidates(self, box: list[float]) -> list[int]:
         """Indices of the regions whose boxes meet ``box`` (lows, then highs), in order."""
         half = len(box) // 2
-        return self._meeting(list(box[:half]), list(box[half:]))
+        return self.index.meeting(list(box[:half]), list(box[half:]))
 
     def regions_at(self, point: np.ndarray, tolerance: float) -> list[int]:
         """Indices of every region whose closure holds ``point`` (within ``tolerance``)."""
-        hits = self._meeting(point - tolerance, point + tolerance)
-        return [i for i in hits if self._geometry[i].contains(point, tolerance)]
+        hits = self.index.meeting(point - tolerance, point + tolerance)
+        return [i for i in hits if self.geometry[i].contains(point, tolerance)]
 
     def relabeled(self, part_a: str, part_b: str, coordinates: tuple[str, ...]) -> PairSpace:
-        """This space for two parts of the same shapes under other names (sharing its geometry).
+        """This space for two parts of the same shapes under other names: a new value sharing
+        the geometry and its index.
 
         >>> from cspace import analyze, load
         >>> pairs = {p.name: p for p in analyze(load("fixtures/feeder.toml")).pairs}
-        >>> pairs["block1/block2"].relabeled("block2", "block3", ("xb2", "yb2", "xb3", "yb3")).name
-        'block2/block3'
+        >>> twin = pairs["block1/block2"].relabeled("block2", "block3", ("xb2", "yb2", "xb3", "yb3"))
+        >>> twin.name, twin.geometry is pairs["block1/block2"].geometry
+        ('block2/block3', True)
         """
         if (part_a, part_b, coordinates) == (self.part_a, self.part_b, self.coordinates):
             return self
-        # The regions and their R-tree are shared and the contacts renamed as they are asked
+        # The regions and their index are shared and the contacts renamed as they are asked
         # for (contacts_in): a mechanism of many like parts (the 200-block feeder's 20,000
         # pairs) holds one copy of each computed space's regions, not one per pair.
         now = {self.part_a: part_a, self.part_b: part_b}
-        names = {first: now[current] for first, current in
-                 (self._names or {self.part_a: self.part_a, self.part_b: self.part_b}).items()}
-        twin = copy.copy(self)
-        twin.part_a, twin.part_b, twin.coordinates, twin._names = part_a, part_b, coordinates, names
-        twin.__dict__.pop("regions", None)  # made on first use, with this pair's names (see __getattr__)
-        return twin
+        names = tuple((first, now[current]) for first, current in (self.names or ((self.part_a, self.part_a),
+                                                                                  (self.part_b, self.part_b))))
+        return replace(self, part_a=part_a, part_b=part_b, coordinates=coordinates, names=names)
 
-    def __getattr__(self, name: str):
-        """``regions`` of a relabeled space, made when first asked for: the shared regions
-        with every contact naming this pair's parts."""
-        if name != "regions" or "_geometry" not in self.__dict__:
-            raise AttributeError(name)
-        names = self._names
-        regions = tuple(replace(region, edges=tuple(
+    @cached_property
+    def regions(self) -> tuple[Region, ...]:
+        """The regions with every contact naming this pair's parts (made when first asked for)."""
+        if self.names is None:
+            return self.geometry
+        names = dict(self.names)
+        return tuple(replace(region, edges=tuple(
             replace(edge, contacts=tuple(Contact(names[c.part_a], c.faces_a, names[c.part_b], c.faces_b)
                                          for c in edge.contacts)) for edge in region.edges))
-            for region in self._geometry)
-        self.regions = regions
-        return regions
-
-    @property
-    def geometry(self) -> tuple[Region, ...]:
-        """The regions as computed, shared by every relabeled twin: their rows, bounds, boxes
-        and names are this pair's, their contacts name the parts the space was computed for
-        (the tracer reads these; :attr:`regions` names this pair's parts)."""
-        return self._geometry
+            for region in self.geometry)
 
     def contacts_in(self, index: int, point: np.ndarray, tolerance: float) -> frozenset[Contact]:
         """Contacts holding at ``point`` of region ``index``: every contact edge through the point.
@@ -242,28 +248,19 @@ class PairSpace:
         regions meet too, so every region holding the point is asked. The answer never
         depends on which region holds the point.
         """
-        edges = self._geometry[index].contacts_at(point, tolerance)
+        edges = self.geometry[index].contacts_at(point, tolerance)
         if any(_near(point, edge.start, tolerance) or _near(point, edge.end, tolerance) for edge in edges):
             edges = tuple(edge for i in self.regions_at(point, tolerance)
-                          for edge in self._geometry[i].contacts_at(point, tolerance))
-        names = self._names
-        if names is None:
+                          for edge in self.geometry[i].contacts_at(point, tolerance))
+        if self.names is None:
             return frozenset(c for edge in edges for c in edge.contacts)
+        names = dict(self.names)
         return frozenset(Contact(names[c.part_a], c.faces_a, names[c.part_b], c.faces_b)
                          for edge in edges for c in edge.contacts)
 
     def __repr__(self) -> str:
         return (f"PairSpace({self.name!r}, coordinates={self.coordinates!r}, "
-                f"dimension={self.dimension}, regions={len(self._geometry)})")
-
-
-def _restored(kind: type, values: dict, geometry: tuple[Region, ...], names: dict[str, str] | None) -> PairSpace:
-    """A pickled pair space made again (see :meth:`PairSpace.__reduce__`)."""
-    space = kind(regions=geometry, **values)
-    if names is not None:
-        space._names = names
-        space.__dict__.pop("regions", None)
-    return space
+                f"dimension={self.dimension}, regions={len(self.geometry)})")
 
 
 def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...],

@@ -23,7 +23,6 @@ from ..kernels.constraints import ConstraintManager, implied_bounds
 from ..kernels.differences import DifferenceGraph
 from ..model.errors import TraceError
 from ..model.tolerance import NOISE
-from ..spaces.layers import ShiftedPairSpace
 from .analysis import Analysis
 from .layout import Stop
 
@@ -270,11 +269,11 @@ class RegionDiagram:
         self._contacts: dict[tuple, frozenset] = {}
         tol = self.mechanism.tolerance
         self._length_tol = tol.length
-        self._shifted = [p for p, pair in enumerate(self.pairs) if isinstance(pair, ShiftedPairSpace)]
+        self._shifted = [p for p, pair in enumerate(self.pairs) if pair.shifts]
 
     def z_change(self, key: tuple[int, ...], q: np.ndarray, v: np.ndarray, horizon: float) -> float:
         """When moving from ``q`` at ``v`` in region ``key`` first changes what touches in z
-        beyond a band's end of a pair with a shift (:meth:`ShiftedPairSpace.z_change`):
+        beyond a band's end of a pair with a shift (:meth:`cspace.spaces.layers.ShiftedPairSpace.z_change`):
         the rows cannot show it, so the step must end there. ``horizon`` if not before."""
         for p in self._shifted:
             pair, columns = self.pairs[p], self.layout.columns[p]

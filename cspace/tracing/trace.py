@@ -7,20 +7,30 @@ motions and driving relations, the same contacts, and every coordinate moving th
 same way (or standing still). Segments therefore end where a contact begins or ends,
 a driving relation changes, a moving coordinate reverses or stops, an input is
 blocked or time runs out, and never at a free region boundary or a table cell.
+
+All three are values, never changed once made (their arrays read-only): the tracer
+makes each piece whole, groups the pieces into segments when the path is done
+(:meth:`Trace.of`), and a trace holds the mechanism, its segments, its statistics and
+the measures its reports need (:class:`~cspace.tracing.measures.Measures`), not the
+engine that traced it.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..model.errors import TraceError
 from ..model.kinds import EndReason
+from ..model.mechanism import Mechanism
 from ..model.tolerance import NOISE
+from ..spaces.linkage import LinkageTable
 from .analysis import Analysis
 from .layout import Stop
+from .measures import Measures
+from .start import Settled
 
 TWO_PI = 2 * math.pi
 MAX_SAMPLES = 1_000_000
@@ -38,7 +48,7 @@ class DriveLine:
         return f"DriveLine({self.source}, {self.targets}, through={self.through!r})"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Piece:
     """Path in one region under one mode, as knots (parameter, configuration).
 
@@ -61,6 +71,10 @@ class Piece:
     signs: tuple[int, ...]
     end: str
 
+    def __post_init__(self) -> None:
+        self.params.flags.writeable = False
+        self.configs.flags.writeable = False
+
     @property
     def behaviour(self) -> tuple:
         contacts = tuple(sorted(map(str, self.contacts)))
@@ -71,23 +85,24 @@ class Piece:
         return float(self.params[-1] - self.params[0]) if self.phase == "input" else 0.0
 
     def __repr__(self) -> str:
-        return (f"Piece({self.phase!r}, key={self.key}, params=[{self.params[0]:.6g}, "
-                f"{self.params[-1]:.6g}], end={self.end!r})")
+        return (f"Piece({str(self.phase)!r}, key={self.key}, params=[{self.params[0]:.6g}, "
+                f"{self.params[-1]:.6g}], end={str(self.end)!r})")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Segment:
-    """A maximal stretch of uniform behaviour (one record of paper Figure 4).
+    """A maximal stretch of uniform behaviour (one record of paper Figure 4) of the path of
+    ``mechanism``.
 
     ``end`` says what ended it: the input blocked, contacts beginning or ending, a
     coordinate starting, stopping or reversing, or, for the last, why the trace ended.
     """
 
     index: int
-    pieces: list[Piece]
+    pieces: tuple[Piece, ...]
     end: str = ""
     lead: int = 0  # the piece whose behaviour the segment has: the first, unless a ripple leads into it
-    trace: Trace | None = field(default=None, repr=False, compare=False)  # set by the trace holding it
+    mechanism: Mechanism | None = field(default=None, repr=False, compare=False)
 
     @property
     def first(self) -> Piece:
@@ -120,11 +135,11 @@ class Segment:
         return params, configs
 
     def __repr__(self) -> str:
-        return f"Segment({self.index}, {self.phase!r}, pieces={len(self.pieces)}, end={self.end!r})"
+        return f"Segment({self.index}, {str(self.phase)!r}, pieces={len(self.pieces)}, end={str(self.end)!r})"
 
 
 
-@dataclass
+@dataclass(frozen=True)
 class TraceStats:
     """Counts behind Table 2 and the cost of the trace."""
 
@@ -140,35 +155,40 @@ class TraceStats:
     seconds: float
 
 
-@dataclass
+@dataclass(frozen=True)
 class Trace:
-    """A traced path: pieces, segments, why it ended, and statistics."""
+    """A traced path: its segments, why it ended, statistics, and the measures its reports need.
 
-    analysis: Analysis
-    pieces: list[Piece]
+    ``initial`` is the configuration it started from, ``settled`` the coordinates of parts
+    drawn touching that were moved to get there (:mod:`cspace.tracing.start`), and
+    ``linkage_tables`` the linkages' solutions, which pose their members at any sample.
+    """
+
+    mechanism: Mechanism
+    segments: tuple[Segment, ...]
     end_reason: str
     stats: TraceStats
-    segments: list[Segment] = field(init=False)
+    initial: np.ndarray
+    settled: tuple[Settled, ...] = ()
+    linkage_tables: dict[str, LinkageTable] = field(default_factory=dict, repr=False, compare=False)
+    measures: Measures | None = field(default=None, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        names = [c.name for c in self.analysis.mechanism.coordinates]
-        self.segments = build_segments(self.pieces, names, self.end_reason, self.analysis.ripple)
-        for segment in self.segments:
-            segment.trace = self
+    @classmethod
+    def of(cls, analysis: Analysis, pieces: list[Piece], end_reason: str, stats: TraceStats) -> Trace:
+        """The trace of ``analysis``'s mechanism along ``pieces``: its segments made, its
+        measures ready to be asked for."""
+        mechanism = analysis.mechanism
+        names = [c.name for c in mechanism.coordinates]
+        segments = build_segments(pieces, names, end_reason, analysis.ripple, mechanism)
+        start = analysis.initial.copy()
+        start.flags.writeable = False
+        return cls(mechanism, segments, end_reason, stats, start, analysis.settled, dict(analysis.linkage_tables),
+                   Measures(analysis, tuple(pieces)))
 
     @property
-    def mechanism(self):
-        return self.analysis.mechanism
-
-    def pair_regions(self, key: tuple[int, ...]) -> dict[str, str]:
-        """Names of the pairwise regions making up the mechanism region ``key``, by pair.
-
-        >>> from cspace import analyze, load, trace
-        >>> t = trace(analyze(load("fixtures/feeder.toml")), until=1.0)
-        >>> t.pair_regions(t.pieces[0].key)["piston/block1"]
-        'r5'
-        """
-        return {pair.name: pair.geometry[i].name for pair, i in zip(self.analysis.constraining_pairs, key)}
+    def pieces(self) -> tuple[Piece, ...]:
+        """Every piece of the path, in order."""
+        return tuple(piece for segment in self.segments for piece in segment.pieces)
 
     def samples(self) -> list[tuple[float, int, np.ndarray]]:
         """(time, segment number, configuration) at every sampling step and segment boundary.
@@ -201,12 +221,12 @@ class Trace:
         return rows
 
     def __repr__(self) -> str:
-        return f"Trace({self.mechanism.name!r}, segments={len(self.segments)}, end={self.end_reason!r})"
+        return f"Trace({self.mechanism.name!r}, segments={len(self.segments)}, end={str(self.end_reason)!r})"
 
 
 
 def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reason: str = "",
-                   ripple: np.ndarray | None = None) -> list[Segment]:
+                   ripple: np.ndarray | None = None, mechanism: Mechanism | None = None) -> tuple[Segment, ...]:
     """Group consecutive pieces of equal behaviour into numbered segments, each with its end.
 
     ``names`` are the coordinates' names and ``end_reason`` why the trace ended (the last
@@ -216,19 +236,19 @@ def build_segments(pieces: list[Piece], names: list[str] | None = None, end_reas
     a part riding over a grown corner of a turning pair's blocked space (within the arc
     tolerance of the real corner) is not a new behaviour.
     """
-    segments: list[Segment] = []
+    drafts: list[tuple[list[Piece], int]] = []  # each segment's pieces and its lead, while they are gathered
     behaviours = _smoothed(pieces, ripple)
     for k, piece in enumerate(pieces):
-        if segments and behaviours[k - 1] == behaviours[k]:
-            segments[-1].pieces.append(piece)
+        if drafts and behaviours[k - 1] == behaviours[k]:
+            drafts[-1][0].append(piece)
         else:
-            segments.append(Segment(len(segments) + 1, [piece]))
-        segment = segments[-1]
-        if segment.first.behaviour != behaviours[k] and piece.behaviour == behaviours[k]:
-            segment.lead = len(segment.pieces) - 1
-    for segment, following in zip(segments, segments[1:] + [None]):
-        segment.end = _ending(segment, following, names, end_reason)
-    return segments
+            drafts.append(([piece], 0))
+        gathered, lead = drafts[-1]
+        if gathered[lead].behaviour != behaviours[k] and piece.behaviour == behaviours[k]:
+            drafts[-1] = (gathered, len(gathered) - 1)
+    segments = [Segment(k + 1, tuple(gathered), "", lead, mechanism) for k, (gathered, lead) in enumerate(drafts)]
+    return tuple(replace(segment, end=_ending(segment, following, names, end_reason))
+                 for segment, following in zip(segments, segments[1:] + [None]))
 
 
 def _smoothed(pieces: list[Piece], ripple: np.ndarray | None) -> list[tuple]:

@@ -20,7 +20,7 @@ import math
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.optimize import brentq
@@ -144,8 +144,8 @@ class Tracer:
                 self.step(q, INPUT, rates, current, now, now, motion_start, stop)
             if piece is None:
                 if pieces:
-                    pieces[-1].end = EndReason.INPUT_DONE if stop < allotment and now >= stop * (1 - NOISE) \
-                        else EndReason.INPUT_BLOCKED
+                    pieces[-1] = replace(pieces[-1], end=EndReason.INPUT_DONE if stop < allotment and
+                                         now >= stop * (1 - NOISE) else EndReason.INPUT_BLOCKED)
                 current, motion_start = current + 1, now
                 continue
             pieces.append(piece)
@@ -161,7 +161,7 @@ class Tracer:
             nonempty_regions=len(self.diagram.stats.explored),  # see RegionStats
             traversed_regions=len({p.key[:len(self.diagram.pairs)] for p in pieces}),
             lp_solves=self.manager.solves, pieces=len(pieces), seconds=time.perf_counter() - start)
-        return Trace(self.analysis, pieces, end, stats)
+        return Trace.of(self.analysis, pieces, end, stats)
 
     def guard(self, pieces: list[Piece]) -> None:
         if len(pieces) > self.max_pieces:

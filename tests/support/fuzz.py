@@ -53,8 +53,8 @@ from shapely import affinity
 from shapely.geometry import Polygon
 
 from cspace.model.geometry import Arc, Line, Profile, region_of
-from cspace.model.mechanism import Mechanism, Part, Slice
 from cspace.model.kinds import Motion
+from cspace.model.mechanism import Mechanism, Part, Slice
 from cspace.model.poses import initial_bounds
 from cspace.model.tolerance import NOISE
 
