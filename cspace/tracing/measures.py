@@ -7,8 +7,8 @@ when first asked for and then kept: the reports only format them, and solve no p
 
 >>> from cspace import analyze, load, trace
 >>> result = trace(analyze(load("fixtures/feeder.toml")), until=1.0)
->>> result.measures.constraints(result.segments[0], 4)[:2]
-['xb1 = 12', 'yb1 = 1']
+>>> result.measures.constraints(result.segments[0], 4)[:3]
+['xb1 = 12', 'xb2 = 12', 'xb3 = 12']
 """
 
 from __future__ import annotations
