@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import shapely
 from shapely.affinity import affine_transform
@@ -16,9 +17,11 @@ from shapely.geometry.base import BaseGeometry
 from .errors import GeometryError, ModelError
 from .geometry import Arc, check_profile, region_of
 from .kinds import Motion
-from .mechanism import Mechanism, Part
 from .poses import initial_bounds, part_transform, z_offset
 from .tolerance import MAX_FACETS, MIN_SIZE, RESOLUTION, Tolerance
+
+if TYPE_CHECKING:  # validation, which the mechanism's validate() calls, runs these checks: types only here
+    from .mechanism import Mechanism, Part
 
 
 def check_scale(mechanism: Mechanism) -> None:

@@ -18,11 +18,26 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .errors import ModelError
 from .geometry import Point, Profile, orient
 from .kinds import CoordinateKind, ForceKind, JointKind, Motion
 from .tolerance import Tolerance
 
-MAX_TABLE = 10_000  # the most entries a linkage's table may have (its ``table`` and the refinement it needs)
+
+def unit(vector: Point) -> Point:
+    """The unit vector along ``vector``, as a translation's or a slider's axis must be: divided by its
+    larger component first, so a vector of tiny (even subnormal) or huge components is normalized
+    exactly, not squared away. A zero or non-finite vector is returned as it is, for validation to refuse.
+
+    >>> unit((0.0, 1e-320)), unit((3, 4))
+    ((0.0, 1.0), (0.6, 0.8))
+    """
+    largest = max(abs(vector[0]), abs(vector[1]))
+    if largest == 0 or not math.isfinite(largest):
+        return vector
+    x, y = vector[0] / largest, vector[1] / largest
+    norm = math.hypot(x, y)
+    return (x / norm, y / norm)
 
 
 def _kind(cls: type, value):
@@ -61,14 +76,14 @@ class Slice:
 class Coordinate:
     """A mobile degree of freedom of a part.
 
-    ``axis`` is set for a translation (a unit vector in the plane), ``pivot`` for a
+    ``axis`` is set for a translation (a unit vector in the plane: :func:`unit`), ``pivot`` for a
     rotation. A *shift* (``along_z``) translates its part along z, as a gear slides on
-    its shaft: it moves nothing in the plane (``axis`` is (0, 0)) and carries the
+    its shaft: it moves nothing in the plane (``axis`` is (0, 0), given or not) and carries the
     part's slices up the z axis by its value, so which slices meet depends on it.
 
     >>> Coordinate("xp", "piston", axis=(1.0, 0.0), initial=10.0).kind
     <CoordinateKind.TRANSLATION: 'translation'>
-    >>> Coordinate("s", "cluster", axis=(0.0, 0.0), along_z=True, limits=(0.0, 2.0)).kind == "shift"
+    >>> Coordinate("s", "cluster", along_z=True, limits=(0.0, 2.0)).kind == "shift"
     True
     """
 
@@ -79,6 +94,10 @@ class Coordinate:
     initial: float = 0.0
     limits: tuple[float, float] | None = None
     along_z: bool = False
+
+    def __post_init__(self) -> None:
+        if self.along_z and self.axis is None:
+            object.__setattr__(self, "axis", (0.0, 0.0))
 
     @property
     def kind(self) -> CoordinateKind:
@@ -171,6 +190,10 @@ class Linkage:
     joints: tuple[Joint, ...]
     table_size: int = 301
 
+    def __post_init__(self) -> None:
+        if isinstance(self.table_size, float) and self.table_size.is_integer():  # a file's 301.0 is 301 entries
+            object.__setattr__(self, "table_size", int(self.table_size))
+
     def __repr__(self) -> str:
         return (f"Linkage({self.name!r}, input={self.input!r}, output={self.output!r}, "
                 f"members={self.members!r}, joints={len(self.joints)})")
@@ -195,6 +218,8 @@ class Force:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", _kind(ForceKind, self.kind))
+        if self.direction in (1, -1):  # a file's 1.0 is the direction 1; any other is left for validation
+            object.__setattr__(self, "direction", int(self.direction))
 
     def __repr__(self) -> str:
         return (f"Force({str(self.kind)!r}, {self.coordinate!r}, direction={self.direction}, "
@@ -251,6 +276,29 @@ class Mechanism:
     @cached_property
     def coordinate_index(self) -> dict[str, int]:
         return {c.name: i for i, c in enumerate(self.coordinates)}
+
+    def validate(self) -> None:
+        """Raise :class:`~cspace.model.errors.ModelError`, naming the source, the element and the field, at
+        the first value out of bounds or at odds with the rest (:mod:`cspace.model.validation`): the checks
+        a file passes when it is read, for a mechanism built in Python too. A mechanism found valid is
+        remembered as such: :func:`cspace.analyze` of a loaded one does not check it again.
+
+        >>> block = Part("block", "fixed-axes", (Slice((0, 1), (Profile.rectangle(0, 0, 1, 1),)),), ("y",))
+        >>> Mechanism("m", (block,), (Coordinate("y", "block", axis=(0.0, 1.0)),),
+        ...           forces=(Force("gravity", "nope", -1),)).validate()
+        Traceback (most recent call last):
+        ...
+        cspace.model.errors.ModelError: <memory>: forces[0]: coordinate: unknown coordinate 'nope'
+        """
+        if "_validated" in self.__dict__:
+            return
+        from .validation import validate  # it names this module's types
+
+        try:
+            validate(self)
+        except ModelError as error:
+            raise error.located(file=self.source) from None
+        object.__setattr__(self, "_validated", True)  # not a field: equality, hashing and replace() ignore it
 
     def part(self, name: str) -> Part:
         return self.parts[self.part_index[name]]

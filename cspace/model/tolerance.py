@@ -76,6 +76,7 @@ RESOLUTION = 0.01  # input numbers must resolve positions to this fraction of th
 # gives an exact grid (length / 1000) no double resolves a point with; HiGHS takes no
 # feasibility tolerance under 1e-10; an angle or speed finer than 1e-12 is below rounding.
 FLOORS = {"length": 1e-10, "angle": 1e-12, "arc": 1e-10, "lp": 1e-10, "velocity": 1e-12}
+TOLERANCE_KEYS = ("length", "angle", "arc", "lp", "velocity")  # the factors a mechanism may override
 GRID_ROUNDING = 2.0  # grid steps a rounded vertex may stand off the line it was on (input rounding is far below one)
 MAX_FACETS = 200_000  # line segments all the arcs of a mechanism may flatten into, at its arc tolerance
 

@@ -24,7 +24,8 @@ import numpy as np
 from ..model.errors import LinkageError
 from ..model.geometry import Arc
 from ..model.kinds import Motion
-from ..model.mechanism import MAX_TABLE, Linkage, Mechanism, Part
+from ..model.limits import MAX_TABLE
+from ..model.mechanism import Linkage, Mechanism, Part
 from ..model.poses import part_transform, rigid
 from ..model.tolerance import NOISE
 

@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ..model.checks import check_initial_overlaps, check_profiles
+from ..model.checks import check_initial_overlaps
 from ..model.errors import ModelError
 from ..model.mechanism import Mechanism
 from ..spaces import parallel
@@ -99,7 +99,7 @@ def analyze(mechanism: Mechanism, *, cache: PairCache | str | os.PathLike | None
     timings: dict[str, float] = {}
     workers = parallel.checked(workers)
     try:
-        check_profiles(mechanism)  # a mechanism built in Python has not been through the loader
+        mechanism.validate()  # a mechanism built in Python has not been through the loader
     except ModelError as error:
         raise error.located(file=mechanism.source) from None
     start = time.perf_counter()
