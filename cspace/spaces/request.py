@@ -9,8 +9,10 @@ Request('feeder', 'piston', 'block1', coordinates=('xp', 'xb1', 'yb1'))
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..model.mechanism import Mechanism, Part
+from .pairspace import PairSpace
 
 
 @dataclass(frozen=True)
@@ -32,3 +34,10 @@ class Request:
 
     def __repr__(self) -> str:
         return f"Request({self.mechanism.name!r}, {self.a.name!r}, {self.b.name!r}, coordinates={self.coordinates!r})"
+
+
+class Spaces(Protocol):
+    """What gives the space of any pair a builder needs built first (a shifting pair's bands):
+    the mechanism's builders (:class:`cspace.spaces.builders.Builders`), which share and cache it."""
+
+    def space(self, request: Request) -> PairSpace: ...

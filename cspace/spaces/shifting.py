@@ -13,18 +13,13 @@ shift (:func:`cspace.spaces.layers.shifted_pair_space`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..model.checks import overlap_depth, posed
 from ..model.errors import UnsupportedPairError
 from ..model.mechanism import Mechanism, Part
 from ..model.poses import shift_of
 from .layers import band_parts, meeting, shifted_pair_space
 from .pairspace import PairSpace
-from .request import Request
-
-if TYPE_CHECKING:
-    from .builders import Builders
+from .request import Request, Spaces
 
 
 class Shifting:
@@ -33,7 +28,7 @@ class Shifting:
 
     costly = False  # its bands are what cost, and they are built by the builders that make them
 
-    def __init__(self, mechanism: Mechanism, builders: Builders) -> None:
+    def __init__(self, mechanism: Mechanism, builders: Spaces) -> None:
         self.mechanism = mechanism
         self.builders = builders
         self._bands: dict[tuple[str, str], list] = {}
