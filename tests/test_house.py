@@ -5,8 +5,8 @@ Every ``import`` in ``cspace/`` and ``viz/`` (installed as ``cspace.viz``) is re
 module may import its own layer's modules and those of layers below it, never above (an
 import only a type checker runs, under ``if TYPE_CHECKING:``, counts too: it is a
 dependency all the same), and the imports that run form no cycle (a type named under
-``TYPE_CHECKING`` is no cycle: the mechanism's size is found by the poses module, which
-names the mechanism's type). Only the command line and the package's face (which
+``TYPE_CHECKING`` is no cycle: ``Mechanism.validate()`` and the mechanism's size call the
+validation and the poses modules, which name the mechanism's type in their signatures only). Only the command line and the package's face (which
 registers the notebook views with IPython) import the rendering.
 """
 
