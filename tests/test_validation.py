@@ -331,7 +331,7 @@ def test_a_coordinate_driven_twice_is_refused():
      "part 'block': slices[0].profiles[0].faces: face names must differ, but for neighbours that make one face "
      "(an involute flank drawn as arcs)"),
     (dataclasses.replace(block_on_frame(), tolerance_factors=(("lenght", 1e-6),)),
-     "tolerance: lenght: unknown tolerance 'lenght'; use one of length, angle, arc, lp, velocity"),
+     "tolerance: lenght: unknown tolerance 'lenght'; use one of length, angle, arc, lp, velocity, integration"),
 ], ids=["a coordinate of another part", "a coordinate no part lists", "a coordinate given twice",
         "an axis not a unit vector", "a zero axis", "an axis and a pivot", "a face name twice",
         "an unknown tolerance"])

@@ -12,20 +12,24 @@ calls. The first problem is reported as one line naming the file, the element an
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import stat
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from ..model.dynamics import ContactLaw, Damper, Dynamics, Load, Mass, Spring, mass_of
 from ..model.errors import DxfError, ModelError
 from ..model.geometry import Arc, Element, Line, Point, Profile
+from ..model.kinds import DynamicsKind
 from ..model.limits import MAX_FACES, MAX_MAGNITUDE, NAME
 from ..model.mechanism import Coordinate, Force, InputMotion, Joint, Linkage, Mechanism, Part, Slice, unit
 from ..model.tolerance import TOLERANCE_KEYS
-from ..model.validation import check_face_count, check_name, check_number, check_part_count
+from ..model.validation import check_face_count, check_name, check_number, check_part_count, check_positive
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
+MASS_KEYS = ("mass", "inertia", "inertia-about", "centre", "density")  # a part's, for full dynamics
 
 
 def load(path: str | os.PathLike) -> Mechanism:
@@ -115,11 +119,20 @@ class _Reader:
     # -- top level -----------------------------------------------------------------
 
     def mechanism(self, data: dict, source: str) -> Mechanism:
-        self.keys(data, ("mechanism", "tolerance", "parts", "linkages", "forces", "inputs"), "")
+        self.keys(data, ("mechanism", "tolerance", "dynamics", "parts", "linkages", "forces", "inputs"), "")
         head = self.table(data, "mechanism", optional=True)
         self.where = "mechanism"
-        self.keys(head, ("name", "time"), "")
+        self.keys(head, ("name", "time", "dynamics"), "")
         name = self.string(head, "name", optional=True) or self.default_name
+        kind = self.string(head, "dynamics", optional=True) or DynamicsKind.SIMPLE
+        if kind not in tuple(DynamicsKind):
+            raise self.fail("dynamics", f"dynamics is \"simple\" (the paper's) or \"full\" (masses), got {kind!r}")
+        self.where = "dynamics"
+        dynamics_data = self.table(data, "dynamics", optional=True)
+        if dynamics_data and kind == DynamicsKind.SIMPLE:
+            raise self.fail("", "[dynamics] is for full dynamics: set dynamics = \"full\" in [mechanism]")
+        dynamics = self.dynamics(dynamics_data) if kind == DynamicsKind.FULL else None
+        self.where = "mechanism"
         parts_data = self.array_of_tables(data, "parts", optional=False)
         check_part_count(len(parts_data))  # before the work: a file of 10,000 parts is refused unread
         parts, coordinates = self.parts(parts_data)
@@ -134,7 +147,7 @@ class _Reader:
         factors = self.tolerance(self.table(data, "tolerance", optional=True))
         mechanism = Mechanism(name=name, parts=parts, coordinates=coordinates, linkages=linkages,
                               forces=forces, inputs=inputs, time=time or 0.0, source=source,
-                              tolerance_factors=factors)
+                              tolerance_factors=factors, dynamics=dynamics)
         mechanism.validate()
         return mechanism
 
@@ -151,14 +164,15 @@ class _Reader:
             self.where = f"parts[{index}]"
             name = self.string(data, "name")
             self.where = f"part {name!r}"
-            self.keys(data, ("name", "motion", "coordinates", "slices"), "")
+            self.keys(data, ("name", "motion", "coordinates", "slices") + MASS_KEYS, "")
             motion = self.string(data, "motion")
             own = self.coordinates(data, name)
             self.sticky: set[str] = set()
             slices = self.slices(data)
             faces += sum(len(p.elements) for s in slices for p in s.profiles)
             check_face_count(faces, name)  # before the work, part by part
-            parts.append(Part(name, motion, slices, tuple(c.name for c in own), frozenset(self.sticky)))
+            mass = self.mass(data, slices, own)
+            parts.append(Part(name, motion, slices, tuple(c.name for c in own), frozenset(self.sticky), mass))
             coordinates.extend(own)
         return tuple(parts), tuple(coordinates)
 
@@ -172,15 +186,16 @@ class _Reader:
             if not isinstance(entry, dict):
                 raise self.fail(field, f"expected a table like {{name = \"x\", axis = [1, 0]}}, "
                                 f"got {_kind(entry)}")
-            self.keys(entry, ("name", "axis", "pivot", "initial", "limits"), field)
+            self.keys(entry, ("name", "axis", "pivot", "initial", "limits", "velocity"), field)
             name = self.string(entry, "name", field)
             along_z = entry.get("axis") == "z"
             axis = (0.0, 0.0) if along_z else self.point(entry, "axis", field, optional=True, shape=True)
             pivot = self.point(entry, "pivot", field, optional=True)
             initial = self.number(entry, "initial", field, optional=True) or 0.0
             limits = self.interval(entry, "limits", field, optional=True)
+            velocity = self.number(entry, "velocity", field, optional=True) or 0.0
             result.append(Coordinate(name, part, axis=None if axis is None else unit(axis), pivot=pivot,
-                                     initial=initial, limits=limits, along_z=along_z))
+                                     initial=initial, limits=limits, along_z=along_z, velocity=velocity))
         return result
 
     def slices(self, data: dict) -> tuple[Slice, ...]:
@@ -398,6 +413,85 @@ class _Reader:
                       for coordinate, value in velocities.items())
         sampling = self.number(data, "sampling")
         return InputMotion(pairs, sampling, name, self.number(data, "duration", optional=True))
+
+    # -- full dynamics ---------------------------------------------------------------
+
+    def mass(self, data: dict, slices: tuple[Slice, ...], own: list[Coordinate]) -> Mass | None:
+        """A part's ``mass`` (with ``inertia``, about its ``centre`` of mass or its pivot, and the centre,
+        the profiles' centroid by default) or its ``density`` (mass per unit volume: all from the profiles)."""
+        given = [key for key in MASS_KEYS if key in data]
+        if not given:
+            return None
+        if "density" in given and len(given) > 1:
+            raise self.fail("density", "give a density or a mass (with inertia and centre), not both")
+        if "density" not in given and "mass" not in given:
+            raise self.fail(given[0], "needs the part's mass (or a density instead)")
+        outline = [(s.z[1] - s.z[0], s.oriented) for s in slices]
+        if "density" in given:
+            density = check_positive(self.number(data, "density"), self.where, "density")
+            try:
+                return mass_of(outline, density)
+            except ValueError:
+                raise self.fail("density", "the part's profiles enclose no area to weigh") from None
+        mass = self.number(data, "mass")
+        inertia = self.number(data, "inertia", optional=True) or 0.0
+        centre = self.point(data, "centre", optional=True) or mass_of(outline, 1.0).centre
+        about = self.string(data, "inertia-about", optional=True) or "centre"
+        if about not in ("centre", "pivot"):
+            raise self.fail("inertia-about", f"inertia is about the \"centre\" of mass or the \"pivot\", got {about!r}")
+        if about == "pivot":
+            pivots = [c.pivot for c in own if c.pivot is not None]
+            if not pivots:
+                raise self.fail("inertia-about", "the part has no pivot: give its inertia about its centre of mass")
+            inertia -= mass * math.dist(centre, pivots[0]) ** 2
+            if inertia < 0:
+                raise self.fail("inertia", "smaller than the mass times the squared distance from the pivot to "
+                                "the centre: no body has that inertia about its pivot")
+        return Mass(mass, inertia, centre)
+
+    def dynamics(self, data: dict) -> Dynamics:
+        """The ``[dynamics]`` table: gravity, restitution, friction, contact laws, springs, dampers, loads."""
+        self.keys(data, ("gravity", "restitution", "friction", "contacts", "springs", "dampers", "loads"), "")
+        gravity = self.point(data, "gravity", optional=True) or (0.0, 0.0)
+        restitution = self.number(data, "restitution", optional=True) or 0.0
+        friction = self.number(data, "friction", optional=True) or 0.0
+        tables = {key: self.list_of_tables(data, key) for key in ("contacts", "springs", "dampers", "loads")}
+        contacts = tuple(self.contact_law(f"contacts[{i}]", d) for i, d in enumerate(tables["contacts"]))
+        springs = tuple(Spring(self.string(d, "coordinate", f"springs[{i}]"), self.number(d, "stiffness", f"springs[{i}]"),
+                               self.number(d, "rest", f"springs[{i}]", optional=True) or 0.0)
+                        for i, d in enumerate(self.checked_tables(tables["springs"], "springs",
+                                                                  ("coordinate", "stiffness", "rest"))))
+        dampers = tuple(Damper(self.string(d, "coordinate", f"dampers[{i}]"),
+                               self.number(d, "coefficient", f"dampers[{i}]"))
+                        for i, d in enumerate(self.checked_tables(tables["dampers"], "dampers",
+                                                                  ("coordinate", "coefficient"))))
+        loads = tuple(Load(self.string(d, "coordinate", f"loads[{i}]"), self.number(d, "value", f"loads[{i}]"))
+                      for i, d in enumerate(self.checked_tables(tables["loads"], "loads", ("coordinate", "value"))))
+        return Dynamics(gravity, restitution, friction, contacts, springs, dampers, loads)
+
+    def contact_law(self, field: str, data: dict) -> ContactLaw:
+        self.keys(data, ("parts", "faces", "restitution", "friction"), field)
+        parts = data.get("parts")
+        if not (isinstance(parts, list) and len(parts) == 2 and all(isinstance(p, str) for p in parts)):
+            raise self.fail(f"{field}.parts", f"expected the two parts' names, got {_kind(parts)}")
+        faces = data.get("faces")
+        if faces is not None and not (isinstance(faces, list) and len(faces) == 2
+                                      and all(isinstance(f, str) for f in faces)):
+            raise self.fail(f"{field}.faces", f"expected a face of each part, in the parts' order, got {_kind(faces)}")
+        return ContactLaw(tuple(parts), None if faces is None else tuple(faces),
+                          self.number(data, "restitution", field, optional=True),
+                          self.number(data, "friction", field, optional=True))
+
+    def list_of_tables(self, data: dict, key: str) -> list:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise self.fail(key, f"expected a list of tables, got {_kind(value)}")
+        return value
+
+    def checked_tables(self, tables: list, key: str, allowed: tuple[str, ...]) -> list:
+        for index, table in enumerate(tables):
+            self.keys(table, allowed, f"{key}[{index}]")
+        return tables
 
     # -- typed field readers ------------------------------------------------------------
 

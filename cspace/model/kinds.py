@@ -57,3 +57,20 @@ class EndReason(StrEnum):
     INPUT_BLOCKED = "input blocked"
     INPUT_DONE = "input motion done"  # it ran for its duration: the next takes over
     NO_INPUT_MOTIONS = "no input motions"
+
+
+class DynamicsKind(StrEnum):
+    """How forces move a mechanism: as instant motions (the paper's simple dynamics) or by
+    integrating the equations of motion of its masses (full dynamics)."""
+
+    SIMPLE = "simple"
+    FULL = "full"
+
+
+class Mode(StrEnum):
+    """What a stretch of a full-dynamics path does: flies free, rests on contacts or stops,
+    or is an impact (an instant)."""
+
+    FLIGHT = "flight"
+    CONTACT = "contact"
+    IMPACT = "impact"

@@ -18,9 +18,10 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from .dynamics import Dynamics, Mass
 from .errors import ModelError
 from .geometry import Point, Profile, orient
-from .kinds import CoordinateKind, ForceKind, JointKind, Motion
+from .kinds import CoordinateKind, DynamicsKind, ForceKind, JointKind, Motion
 from .tolerance import Tolerance
 
 
@@ -94,6 +95,7 @@ class Coordinate:
     initial: float = 0.0
     limits: tuple[float, float] | None = None
     along_z: bool = False
+    velocity: float = 0.0  # the initial rate, for full dynamics
 
     def __post_init__(self) -> None:
         if self.along_z and self.axis is None:
@@ -118,7 +120,8 @@ class Coordinate:
         where = "along z" if self.along_z else f"axis={self.axis!r}" if self.axis is not None else \
             f"pivot={self.pivot!r}"
         lim = f", limits={self.limits!r}" if self.limits else ""
-        return f"Coordinate({self.name!r}, part={self.part!r}, {where}, initial={self.initial!r}{lim})"
+        rate = f", velocity={self.velocity!r}" if self.velocity else ""
+        return f"Coordinate({self.name!r}, part={self.part!r}, {where}, initial={self.initial!r}{lim}{rate})"
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,7 @@ class Part:
     slices: tuple[Slice, ...]
     coordinates: tuple[str, ...] = ()
     sticky: frozenset[str] = frozenset()
+    mass: Mass | None = None  # for full dynamics
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "motion", _kind(Motion, self.motion))
@@ -268,6 +272,11 @@ class Mechanism:
     time: float = 0.0
     source: str = "<memory>"
     tolerance_factors: tuple[tuple[str, float], ...] = field(default=())
+    dynamics: Dynamics | None = None  # full dynamics when set; the paper's simple dynamics when None
+
+    @property
+    def dynamics_kind(self) -> DynamicsKind:
+        return DynamicsKind.SIMPLE if self.dynamics is None else DynamicsKind.FULL
 
     @cached_property
     def part_index(self) -> dict[str, int]:

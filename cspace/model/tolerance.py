@@ -28,6 +28,9 @@ name               default                meaning
                                           is the fastest input or force as a linear speed
                                           (an angular one times the size); a rotation
                                           slower than this over the size stands still
+``integration``    1e-12                  relative and absolute (in units of the size and
+                                          of the speed) error allowed per step when full
+                                          dynamics integrates the equations of motion
 =================  =====================  ==================================================
 
 Scale: a mechanism may be any size from ``MIN_SIZE`` (1e-12) up, drawn anywhere its
@@ -69,14 +72,15 @@ DEFAULT_ANGLE = 1e-7
 DEFAULT_ARC = 1e-4
 DEFAULT_LP = 1e-10
 DEFAULT_VELOCITY = 1e-8
+DEFAULT_INTEGRATION = 1e-12
 NOISE = 1e-9
 MIN_SIZE = 1e-12  # smallest mechanism (the diagonal of its parts), in any unit: tested down to here
 RESOLUTION = 0.01  # input numbers must resolve positions to this fraction of the exact grid's step (quantum)
 # The finest factor a file may ask for, per tolerance: a length finer than 1e-10 of the size
 # gives an exact grid (length / 1000) no double resolves a point with; HiGHS takes no
 # feasibility tolerance under 1e-10; an angle or speed finer than 1e-12 is below rounding.
-FLOORS = {"length": 1e-10, "angle": 1e-12, "arc": 1e-10, "lp": 1e-10, "velocity": 1e-12}
-TOLERANCE_KEYS = ("length", "angle", "arc", "lp", "velocity")  # the factors a mechanism may override
+FLOORS = {"length": 1e-10, "angle": 1e-12, "arc": 1e-10, "lp": 1e-10, "velocity": 1e-12, "integration": 1e-14}
+TOLERANCE_KEYS = ("length", "angle", "arc", "lp", "velocity", "integration")  # the factors a mechanism may override
 GRID_ROUNDING = 2.0  # grid steps a rounded vertex may stand off the line it was on (input rounding is far below one)
 MAX_FACETS = 200_000  # line segments all the arcs of a mechanism may flatten into, at its arc tolerance
 
@@ -97,11 +101,12 @@ class Tolerance:
     quantum: float
     lp: float
     velocity: float
+    integration: float = DEFAULT_INTEGRATION
 
     @classmethod
     def for_size(cls, size: float, *, speed: float = 1.0, length: float = DEFAULT_LENGTH,
                  angle: float = DEFAULT_ANGLE, arc: float = DEFAULT_ARC, lp: float = DEFAULT_LP,
-                 velocity: float = DEFAULT_VELOCITY) -> Tolerance:
+                 velocity: float = DEFAULT_VELOCITY, integration: float = DEFAULT_INTEGRATION) -> Tolerance:
         """Tolerances for a mechanism of the given size whose fastest motion has ``speed``.
 
         Length factors are relative to the size, the velocity factor to the speed.
@@ -110,7 +115,7 @@ class Tolerance:
         absolute_length = length * size
         quantum = 10.0 ** math.floor(math.log10(absolute_length / 1000.0))
         return cls(size=size, length=absolute_length, angle=angle, arc=arc * size,
-                   quantum=quantum, lp=lp, velocity=velocity * speed)
+                   quantum=quantum, lp=lp, velocity=velocity * speed, integration=integration)
 
     @property
     def overlap(self) -> float:

@@ -37,6 +37,7 @@ def validate(mechanism: Mechanism) -> None:
     _check_forces_and_inputs(mechanism)
     _check_time(mechanism)
     _check_tolerance(mechanism.tolerance_factors)
+    _check_dynamics(mechanism)
     check_profiles(mechanism)
 
 
@@ -356,8 +357,8 @@ def _check_forces(mechanism: Mechanism) -> None:
         if force.direction not in (1, -1):
             raise ModelError(f"direction is +1 or -1 along the coordinate, got {_num(force.direction)}", where=where,
                              field="direction")
-        _check_positive(force.speed, where, "speed")
-        _check_positive(force.sampling, where, "sampling")
+        check_positive(force.speed, where, "speed")
+        check_positive(force.sampling, where, "sampling")
 
 
 def _check_inputs(mechanism: Mechanism) -> None:
@@ -384,7 +385,7 @@ def _check_inputs(mechanism: Mechanism) -> None:
             raise ModelError(f"sampling interval must be positive, got {_num(motion.sampling)}", where=where,
                              field="sampling")
         if motion.duration is not None:
-            _check_positive(motion.duration, where, "duration")
+            check_positive(motion.duration, where, "duration")
 
 
 def _check_forces_and_inputs(mechanism: Mechanism) -> None:
@@ -436,6 +437,89 @@ def _check_tolerance(factors: Iterable[tuple[str, float]]) -> None:
                          "coincide", where="tolerance", field="arc")
 
 
+# -- full dynamics -------------------------------------------------------------------------------------
+
+def _check_dynamics(mechanism: Mechanism) -> None:
+    """Masses, initial velocities and ``[dynamics]`` only with full dynamics; then every moving part
+    has a mass (an inertia when it turns), no simple-dynamics force or shift along z is left, and
+    the springs, dampers, loads and contact laws name what exists, with sound numbers."""
+    dynamics = mechanism.dynamics
+    if dynamics is None:
+        for part in mechanism.parts:
+            if part.mass is not None:
+                raise ModelError("mass is for full dynamics: set dynamics = \"full\" in [mechanism]",
+                                 where=f"part {part.name!r}", field="mass")
+        for coordinate in mechanism.coordinates:
+            if coordinate.velocity:
+                raise ModelError("an initial velocity is for full dynamics: set dynamics = \"full\" in [mechanism]",
+                                 where=f"part {coordinate.part!r}", field=f"coordinate {coordinate.name!r}.velocity")
+        return
+    if mechanism.forces:
+        raise ModelError("simple-dynamics forces do not act in full dynamics: use [dynamics] gravity, springs "
+                         "and loads", where="forces[0]", field="kind")
+    moved = {name for linkage in mechanism.linkages for name in linkage.members}
+    moved |= {mechanism.coordinate(linkage.output).part for linkage in mechanism.linkages}
+    for part in mechanism.parts:
+        where = f"part {part.name!r}"
+        turns = part.name in moved or any(mechanism.coordinate(c).is_angle for c in part.coordinates)
+        for name in part.coordinates:
+            coordinate = mechanism.coordinate(name)
+            if coordinate.along_z:
+                raise ModelError("full dynamics does not move parts along z yet", where=where,
+                                 field=f"coordinate {name!r}")
+            check_number(coordinate.velocity, where=where, field=f"coordinate {name!r}.velocity")
+        if part.mass is None:
+            if part.coordinates or part.name in moved:
+                raise ModelError("a moving part needs a mass (or a density) in full dynamics", where=where,
+                                 field="mass")
+            continue
+        check_positive(part.mass.mass, where, "mass")
+        _check_point(part.mass.centre, where, "centre")
+        check_number(part.mass.inertia, where=where, field="inertia")
+        if part.mass.inertia < 0 or (turns and part.mass.inertia == 0):
+            raise ModelError(f"must be {'positive: the part turns' if turns else 'at least 0'}, "
+                             f"got {_num(part.mass.inertia)}", where=where, field="inertia")
+    _check_point(dynamics.gravity, "dynamics", "gravity")
+    for name, value, high in (("restitution", dynamics.restitution, 1.0), ("friction", dynamics.friction, None)):
+        _check_coefficient(value, high, "dynamics", name)
+    known = {c.name for c in mechanism.coordinates}
+    for key, entries, fields in (("springs", dynamics.springs, ("stiffness", "rest")),
+                                 ("dampers", dynamics.dampers, ("coefficient",)),
+                                 ("loads", dynamics.loads, ("value",))):
+        for index, entry in enumerate(entries):
+            where = f"dynamics.{key}[{index}]"
+            if entry.coordinate not in known:
+                raise ModelError(_unknown("coordinate", entry.coordinate, known), where=where, field="coordinate")
+            for field in fields:
+                check_number(getattr(entry, field), where=where, field=field)
+            if key != "loads" and getattr(entry, fields[0]) < 0:
+                raise ModelError(f"must not be negative, got {_num(getattr(entry, fields[0]))}", where=where,
+                                 field=fields[0])
+    parts = {part.name: part for part in mechanism.parts}
+    for index, law in enumerate(dynamics.contacts):
+        where = f"dynamics.contacts[{index}]"
+        for k, name in enumerate(law.parts):
+            if name not in parts:
+                raise ModelError(_unknown("part", name, parts), where=where, field=f"parts[{k}]")
+            if law.faces is not None:
+                faces = {e.name for s in parts[name].slices for p in s.profiles for e in p.elements}
+                if law.faces[k] not in faces:
+                    raise ModelError(_unknown(f"face of part {name!r}", law.faces[k], faces), where=where,
+                                     field=f"faces[{k}]")
+        _check_coefficient(law.restitution, 1.0, where, "restitution")
+        _check_coefficient(law.friction, None, where, "friction")
+
+
+def _check_coefficient(value: float | None, high: float | None, where: str, field: str) -> None:
+    """A restitution coefficient in [0, 1], or a friction coefficient at least 0 (None: not given)."""
+    if value is None:
+        return
+    check_number(value, where=where, field=field)
+    if value < 0 or (high is not None and value > high):
+        bounds = f"in [0, {_num(high)}]" if high is not None else "at least 0"
+        raise ModelError(f"must be {bounds}, got {_num(value)}", where=where, field=field)
+
+
 # -- helpers -----------------------------------------------------------------------------------------
 
 def _check_point(point: Point, where: str, field: str) -> None:
@@ -463,11 +547,12 @@ def _check_interval(interval: Sequence[float], where: str, field: str) -> None:
                          field=field)
 
 
-def _check_positive(value: float, where: str, field: str) -> None:
-    """A number in range above zero."""
+def check_positive(value: float, where: str | None, field: str) -> float:
+    """``value``, unless it is out of range or not above zero (then ModelError)."""
     check_number(value, where=where, field=field)
     if value <= 0:
         raise ModelError(f"must be positive, got {_num(value)}", where=where, field=field)
+    return value
 
 
 def _unknown(kind: str, name: str, known: Iterable[str]) -> str:
