@@ -1,4 +1,4 @@
-"""cspace: configuration-space simulation of rigid-part mechanisms with simple dynamics.
+"""cspace: configuration-space simulation of rigid-part mechanisms, with simple or full dynamics.
 
 ``load -> analyze -> trace``, then report::
 
@@ -34,11 +34,17 @@ _HOMES = {
     "model.tolerance": ("Tolerance",),
     "tracing.trace": ("Piece", "Segment", "Trace"),
     "tracing.tracer": ("trace",),
+    "model.dynamics": ("ContactLaw", "Damper", "Dynamics", "Load", "Mass", "Spring"),
+    "kinetics.result": ("DynamicTrace", "Stretch"),
+    "kinetics.simulate": ("simulate",),
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .io.loader import load, loads
+    from .kinetics.result import DynamicTrace, Stretch
+    from .kinetics.simulate import simulate
+    from .model.dynamics import ContactLaw, Damper, Dynamics, Load, Mass, Spring
     from .model.errors import (
         BudgetError,
         CspaceError,
@@ -100,9 +106,10 @@ _notebook_views()
 
 
 __all__ = [
-    "Analysis", "Arc", "BudgetError", "Contact", "Coordinate", "CspaceError", "DxfError", "Force", "GeometryError",
-    "InputMotion", "Joint", "Line", "Linkage", "LinkageError", "LinkageTable", "Mechanism", "ModelError", "OutputError",
-    "PairSpace", "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Tolerance", "Trace", "TraceError",
-    "UnsupportedPairError", "WorkersError", "analyze", "describe", "load", "loads", "path_csv", "path_json",
-    "region_rows", "region_table", "statistics", "summary", "to_json", "trace",
+    "Analysis", "Arc", "BudgetError", "Contact", "ContactLaw", "Coordinate", "CspaceError", "Damper", "DxfError",
+    "DynamicTrace", "Dynamics", "Force", "GeometryError", "InputMotion", "Joint", "Line", "Linkage", "LinkageError",
+    "LinkageTable", "Load", "Mass", "Mechanism", "ModelError", "OutputError", "PairSpace", "Part", "Piece", "Profile",
+    "Region", "Segment", "Slice", "Spring", "Stretch", "Tolerance", "Trace", "TraceError", "UnsupportedPairError",
+    "WorkersError", "analyze", "describe", "load", "loads", "path_csv", "path_json", "region_rows", "region_table",
+    "simulate", "statistics", "summary", "to_json", "trace",
 ]

@@ -204,9 +204,13 @@ def _fps(text: str) -> float:
 def _traced(path: str, until: float | None, options: argparse.Namespace):
     """The trace of a mechanism file: the library (numpy, scipy, shapely) is imported here,
     when a command needs it, so that ``cspace --help`` starts as fast as Python does."""
+    from .kinetics.simulate import simulate
     from .tracing.tracer import trace
 
-    return trace(_analyzed(path, options), until=until, progress=_progress(options))
+    analysis = _analyzed(path, options)
+    if analysis.mechanism.dynamics is not None:
+        return simulate(analysis, until=until)
+    return trace(analysis, until=until, progress=_progress(options))
 
 
 def _budget(command: argparse.ArgumentParser) -> None:
@@ -302,6 +306,8 @@ def _trace(args: argparse.Namespace) -> int:
         check_output(args.path, (".csv", ".json"), field="--path")
     start = time.perf_counter()
     result = _traced(args.file, args.until, args)
+    if result.mechanism.dynamics is not None:
+        return _report_motion(result, args)
     # With --json, standard output is one JSON document holding every report (it parses
     # whatever else is asked for); without, the text reports follow one another.
     if args.json:
@@ -323,6 +329,29 @@ def _trace(args: argparse.Namespace) -> int:
         write_text(args.path, path_csv(result) if csv else path_json(result))
         say(f"cspace: wrote {args.path}: the path sampled at {len(result.samples())} configurations "
             f"({'CSV' if csv else 'JSON'})")
+    return 0
+
+
+class OptionError(CspaceError):
+    """An option the command cannot honour for this mechanism (exit status 2)."""
+
+
+def _report_motion(result, args: argparse.Namespace) -> int:
+    """The reports of a full-dynamics path: its stretches (text or JSON) and the sampled path."""
+    from .report.motion import describe_motion, motion_csv, motion_json
+
+    if args.regions or args.stats:
+        raise OptionError("--regions and --stats report the paper's simple dynamics; a full-dynamics path has "
+                       "its stretches (--describe, --json) and its path (--path)")
+    if args.path is not None and not args.path.lower().endswith(".csv"):
+        raise OptionError(f"--path {args.path}: a full-dynamics path is written as CSV")
+    if args.json:
+        write_stdout(motion_json(result))
+    elif args.describe or not args.path:
+        write_stdout(describe_motion(result))
+    if args.path is not None:
+        write_text(args.path, motion_csv(result))
+        say(f"cspace: wrote {args.path}: the path sampled at {len(result.times)} instants (CSV)")
     return 0
 
 

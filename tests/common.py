@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import tomllib
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
@@ -11,7 +12,14 @@ from types import ModuleType
 from cspace import analyze, load, trace
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = sorted(p.stem for p in (ROOT / "fixtures").glob("*.toml"))
+
+def _full(path: Path) -> bool:
+    return tomllib.loads(path.read_text()).get("mechanism", {}).get("dynamics") == "full"
+
+
+# The fixtures the paper's simple dynamics traces, and those full dynamics integrates (cspace.kinetics).
+FIXTURES = sorted(p.stem for p in (ROOT / "fixtures").glob("*.toml") if not _full(p))
+DYNAMIC_FIXTURES = sorted(p.stem for p in (ROOT / "fixtures").glob("*.toml") if _full(p))
 
 
 def fixture_path(name: str) -> Path:

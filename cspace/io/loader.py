@@ -451,7 +451,8 @@ class _Reader:
 
     def dynamics(self, data: dict) -> Dynamics:
         """The ``[dynamics]`` table: gravity, restitution, friction, contact laws, springs, dampers, loads."""
-        self.keys(data, ("gravity", "restitution", "friction", "contacts", "springs", "dampers", "loads"), "")
+        self.keys(data, ("gravity", "restitution", "friction", "contacts", "springs", "dampers", "loads", "sampling"),
+                  "")
         gravity = self.point(data, "gravity", optional=True) or (0.0, 0.0)
         restitution = self.number(data, "restitution", optional=True) or 0.0
         friction = self.number(data, "friction", optional=True) or 0.0
@@ -467,7 +468,8 @@ class _Reader:
                                                                   ("coordinate", "coefficient"))))
         loads = tuple(Load(self.string(d, "coordinate", f"loads[{i}]"), self.number(d, "value", f"loads[{i}]"))
                       for i, d in enumerate(self.checked_tables(tables["loads"], "loads", ("coordinate", "value"))))
-        return Dynamics(gravity, restitution, friction, contacts, springs, dampers, loads)
+        sampling = self.number(data, "sampling", optional=True) or Dynamics.sampling
+        return Dynamics(gravity, restitution, friction, contacts, springs, dampers, loads, sampling)
 
     def contact_law(self, field: str, data: dict) -> ContactLaw:
         self.keys(data, ("parts", "faces", "restitution", "friction"), field)

@@ -93,8 +93,8 @@ class ContactLaw:
 class Dynamics:
     """Full dynamics: gravity (an acceleration vector), Newton's restitution coefficient and
     Coulomb's friction coefficient at every contact (0 and 0: plastic and smooth), the
-    contact laws overriding them per pair of parts or faces, and the springs, dampers and
-    constant loads on coordinates."""
+    contact laws overriding them per pair of parts or faces, the springs, dampers and
+    constant loads on coordinates, and how often the path is sampled."""
 
     gravity: Point = (0.0, 0.0)
     restitution: float = 0.0
@@ -103,6 +103,7 @@ class Dynamics:
     springs: tuple[Spring, ...] = ()
     dampers: tuple[Damper, ...] = ()
     loads: tuple[Load, ...] = ()
+    sampling: float = 0.01  # seconds between the path's samples (every event is sampled too)
 
     def law(self, a: str, b: str) -> tuple[float, float]:
         """Restitution and friction between parts ``a`` and ``b`` (any faces): the last contact

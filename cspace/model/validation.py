@@ -480,6 +480,11 @@ def _check_dynamics(mechanism: Mechanism) -> None:
             raise ModelError(f"must be {'positive: the part turns' if turns else 'at least 0'}, "
                              f"got {_num(part.mass.inertia)}", where=where, field="inertia")
     _check_point(dynamics.gravity, "dynamics", "gravity")
+    check_positive(dynamics.sampling, "dynamics", "sampling")
+    if mechanism.time / dynamics.sampling > MAX_SAMPLES:
+        raise ModelError(f"sampling every {_num(dynamics.sampling)} s over the {_num(mechanism.time)} s allotment "
+                         f"takes {mechanism.time / dynamics.sampling:.3g} samples; at most {MAX_SAMPLES:,} are "
+                         "allowed", where="dynamics", field="sampling")
     for name, value, high in (("restitution", dynamics.restitution, 1.0), ("friction", dynamics.friction, None)):
         _check_coefficient(value, high, "dynamics", name)
     known = {c.name for c in mechanism.coordinates}

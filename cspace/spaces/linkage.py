@@ -57,7 +57,7 @@ class LinkageTable:
     node_tolerance: float
     assembled: float  # the output at the initial input, on the real linkage (its assembly): the start
     solutions: np.ndarray = field(repr=False, compare=False)  # every unknown at every node (start points)
-    system: _JointSystem | None = field(default=None, repr=False, compare=False)
+    system: JointSystem | None = field(default=None, repr=False, compare=False)
     _jacobians: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
@@ -294,7 +294,7 @@ def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
     >>> len(solve_linkage(m, replace(m.linkages[0], table_size=4)).inputs) > 4
     True
     """
-    system = _JointSystem(mechanism, linkage)
+    system = JointSystem(mechanism, linkage)
     bound = mechanism.tolerance.curve
     reaches = _reaches(mechanism, linkage)
     count = linkage.table_size
@@ -348,7 +348,7 @@ def _reach(part: Part, joint_points: list, about: tuple[float, float]) -> float:
     return max(far, default=0.0)
 
 
-def _tabulate(mechanism: Mechanism, linkage: Linkage, system: _JointSystem, count: int) -> LinkageTable:
+def _tabulate(mechanism: Mechanism, linkage: Linkage, system: JointSystem, count: int) -> LinkageTable:
     """The linkage solved at ``count`` evenly spaced inputs by continuation from its assembly."""
     tol = mechanism.tolerance
     x_in = mechanism.coordinate(linkage.input)
@@ -387,7 +387,7 @@ def _tabulate(mechanism: Mechanism, linkage: Linkage, system: _JointSystem, coun
                         solutions, system)
 
 
-class _JointSystem:
+class JointSystem:
     """The joint equations of one linkage as a function of (member poses, output; input).
 
     Everything is relative to the mechanism's origin (members' positions too), so a

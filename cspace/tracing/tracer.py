@@ -63,6 +63,8 @@ def trace(analysis: Analysis, *, until: float | None = None, max_pieces: int = M
     >>> len(t.segments)
     6
     """
+    if analysis.mechanism.dynamics is not None:
+        raise TraceError(f"{analysis.mechanism.name!r} has full dynamics: integrate it with cspace.simulate")
     allotment = analysis.mechanism.time if until is None else until
     with tqdm(total=allotment, desc="trace", unit="s", disable=not progress, file=sys.stderr, leave=False,
               bar_format="{desc}: {percentage:3.0f}%|{bar}| t = {n:.4g} of {total:.4g} [{elapsed}<{remaining}]") as bar:

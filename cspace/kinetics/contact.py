@@ -1,0 +1,50 @@
+"""Contacts as complementarity problems over the tight rows of a region.
+
+A tight row ``r`` of the region the mechanism is in has slack ``s_r = h_r - G_r q``, and its
+gradient in the free coordinates is ``n_r = -G_r dq``. Pressing on it, a contact pushes along
+``n_r`` with a multiplier ``lambda_r >= 0`` that only acts while the slack stays at zero. With
+``A = N M^-1 N^T`` (symmetric, semidefinite) both an impact and resting contact are the linear
+complementarity problem ``w = A x + b >= 0, x >= 0, x . w = 0``:
+
+* an impact (Newton's restitution ``e``): ``x`` the impulses, ``w`` the rows' rates after it
+  plus ``e`` times their approach rates before;
+* resting contact: ``x`` the contact forces, ``w`` the rows' slack accelerations.
+
+It is the quadratic program ``min 1/2 x^T A x + b^T x, x >= 0``, solved exactly as a
+non-negative least-squares problem (:func:`scipy.optimize.nnls`) on a square root of ``A``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import nnls
+
+from ..model.errors import TraceError
+
+
+class Blocked(TraceError):
+    """No contact force can keep the rows: a driven coordinate pushes into a contact that only
+    it could move out of (an input blocked)."""
+
+
+def complementarity(A: np.ndarray, b: np.ndarray, scale: float) -> np.ndarray:
+    """The ``x >= 0`` with ``w = A x + b >= 0`` and ``x . w = 0`` (``A`` symmetric semidefinite),
+    or :class:`Blocked` when there is none to ``scale`` (a size of ``b``'s entries).
+
+    >>> complementarity(np.array([[2.0]]), np.array([-4.0]), 1.0)
+    array([2.])
+    >>> complementarity(np.array([[2.0]]), np.array([3.0]), 1.0)
+    array([0.])
+    """
+    if not len(b):
+        return np.zeros(0)
+    values, vectors = np.linalg.eigh((A + A.T) / 2)
+    floor = max(values.max(initial=0.0), 1.0) * 1e-13
+    keep = values > floor
+    root = np.sqrt(values[keep])[:, None] * vectors[:, keep].T  # A = root^T root
+    d = -(vectors[:, keep].T @ b) / np.sqrt(values[keep])  # root^T d = -b, where b is in A's range
+    x, _ = nnls(root, d) if len(d) else (np.zeros(len(b)), 0.0)
+    w = A @ x + b
+    if (w < -1e-9 * max(scale, 1e-300)).any():
+        raise Blocked("the contacts cannot hold: a driven coordinate presses into a contact")
+    return x

@@ -1,0 +1,421 @@
+"""Full dynamics inside the configuration-space regions (S&J section 8; Gillespie's hybrid
+dynamics): the equations of motion are integrated within the region the mechanism is in, and
+its rows are the events.
+
+* **Inside a region** the state ``(u, u')`` of the independent coordinates follows
+  ``M u'' = Q - h + N_A^T lambda`` (:class:`~cspace.kinetics.bodies.Bodies`), with the resting
+  contacts ``A`` held by their multipliers (:mod:`cspace.kinetics.contact`), by DOP853 at the
+  mechanism's ``integration`` tolerance.
+* **No event is missed**: after every step each row's slack is followed on the step's dense
+  output, a polynomial of degree 7 in time that is fitted exactly on Chebyshev points; its
+  roots in the step (a row crossed and crossed back within one step included) are found,
+  the first is refined on the dense output. So event times do not depend on the step size.
+* **At a boundary** the velocity either enters a neighbouring region (a cut: the path goes on)
+  or is blocked: an impact, Newton's restitution on every tight row at once. A row that a
+  contact force holds rests; it lifts off where its multiplier falls to zero.
+* **Zeno**: impacts on the same rows whose flight times shrink geometrically are summed to
+  their accumulation point, where the contact is declared resting (a plastic impact).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.integrate import DOP853
+from scipy.optimize import brentq
+
+from ..model.kinds import Mode
+from ..model.tolerance import NOISE
+from ..tracing.analysis import Analysis
+from ..tracing.regions import RegionDiagram
+from .bodies import Bodies
+from .contact import complementarity
+from .result import DynamicTrace, Stretch
+
+NODES = 0.5 - 0.5 * np.cos(np.pi * (np.arange(12) + 0.5) / 12)  # Chebyshev points of a step, in (0, 1)
+DEGREE = 7  # DOP853's dense output is a polynomial of this degree in time
+ZENO_FLIGHTS = 10  # flights whose ratios must agree before their accumulation point is taken
+ZENO_AGREEMENT = 1e-6  # how closely the ratios of successive flight times must agree
+MAX_EVENTS = 100_000
+
+
+def simulate(analysis: Analysis, until: float | None = None) -> DynamicTrace:
+    """Integrate the mechanism's full dynamics from its initial state for ``until`` seconds
+    (the mechanism's time by default).
+
+    >>> from cspace import analyze, load
+    >>> result = simulate(analyze(load("fixtures/bouncing-block.toml")), until=0.5)
+    >>> [str(s.mode) for s in result.stretches]
+    ['flight', 'impact', 'flight']
+    """
+    return _Simulation(analysis, analysis.mechanism.time if until is None else until).run()
+
+
+class _Simulation:
+    """The state of one integration: where the mechanism is, the stretches and samples so far."""
+
+    def __init__(self, analysis: Analysis, until: float) -> None:
+        self.mechanism = mechanism = analysis.mechanism
+        self.bodies = Bodies(mechanism)
+        self.diagram = RegionDiagram(analysis)
+        self.layout = analysis.layout
+        self.pairs = analysis.constraining_pairs
+        tol = mechanism.tolerance
+        self.length, self.still, self.rtol = tol.length, tol.velocity, tol.integration
+        self.until = until
+        self.n = self.bodies.n
+        self.u, self.du = self.bodies.initial()
+        self.t = 0.0
+        self.stretches: list[Stretch] = []
+        self.samples: list[tuple] = []
+        self.open: dict | None = None
+        self.flights: list[tuple[float, tuple]] = []  # (time, rows) of the impacts in a row on the same rows
+        self.drive = self._drives()
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> DynamicTrace:
+        end = "time allotment used"
+        self._sample()
+        for _ in range(MAX_EVENTS):
+            if self.t >= self.until - NOISE * max(1.0, self.until):
+                break
+            key, blocked = self._enter()
+            if blocked is not None:
+                self._impact(key, blocked)
+                continue
+            self._integrate(key)
+        else:
+            end = "too many events"
+        self._close("time allotment used" if end != "too many events" else end)
+        return DynamicTrace(self.mechanism, tuple(self.stretches), *self._arrays(), end)
+
+    def _enter(self) -> tuple[tuple[int, ...], np.ndarray | None]:
+        """The region the state moves into, or the first candidate's tight rows when every region
+        holding the configuration blocks the velocity."""
+        kin = self.bodies.kinematics(self.u, self.du)
+        q, v = kin.q, kin.dq @ self.du
+        choices = self.diagram.choices(q)
+        active = np.ones(len(self.pairs), bool)
+        keys = choices.candidates()
+        for key in keys:
+            key = self.diagram.settle(choices, key, v, active, self.still)
+            rows = self._tight(key, q)
+            if not len(rows) or (self._G(key)[rows] @ v <= self.still).all():
+                return key, None
+        return keys[0], self._tight(keys[0], q)
+
+    def _G(self, key: tuple[int, ...]) -> np.ndarray:
+        return self.diagram.region(key).rows()
+
+    def _tight(self, key: tuple[int, ...], q: np.ndarray) -> np.ndarray:
+        region = self.diagram.region(key)
+        return np.flatnonzero(region.h - region.G @ self.layout.local(q, key[len(self.pairs):]) <= region.tolerances)
+
+    # -- impacts -----------------------------------------------------------------------------
+
+    def _impact(self, key: tuple[int, ...], rows: np.ndarray) -> None:
+        """Newton's restitution on the tight rows at once: the impulses that leave each row
+        separating at least ``e`` times as fast as it approached."""
+        region = self.diagram.region(key)
+        kin = self.bodies.kinematics(self.u, self.du)
+        free = self._free()
+        N = -(region.rows(rows) @ kin.dq)[:, free]
+        rates = -(region.rows(rows) @ kin.dq) @ self.du
+        e = np.array([self._restitution(region, r) for r in rows])
+        zeno = self._zeno(rows)
+        if zeno is not None:
+            e[:] = 0.0
+        M = self.bodies.mass_matrix(self.u)[np.ix_(free, free)]
+        Minv_N = np.linalg.solve(M, N.T)
+        x = complementarity(N @ Minv_N, rates + e * np.minimum(rates, 0.0), float(np.abs(rates).max(initial=0.0)))
+        before = self.bodies.energies(self.u, self.du)
+        start = self._state()
+        du = self.du.copy()
+        du[free] += Minv_N @ x
+        self._close("impact")
+        self.du = du
+        after = self.bodies.energies(self.u, self.du)
+        contacts = self._contacts(key, rows)
+        self.stretches.append(Stretch(len(self.stretches) + 1, Mode.IMPACT, self.t, self.t, contacts, *start[:1],
+                                      *self._state()[:1], start[1], self._state()[1], before, after, 0.0,
+                                      before.kinetic - after.kinetic, "impact"))
+        if zeno is not None:  # the impacts accumulate: the contact rests from their accumulation point
+            self._advance_resting(zeno, contacts)
+        self._sample()
+
+    def _zeno(self, rows: np.ndarray) -> float | None:
+        """The accumulation time of the impacts on ``rows`` when their flight times have shrunk
+        geometrically (the same ratio below 1 ``ZENO_FLIGHTS`` times), else None."""
+        signature = tuple(rows.tolist())
+        if self.flights and self.flights[-1][1] != signature:
+            self.flights = []
+        self.flights.append((self.t, signature))
+        times = [t for t, _ in self.flights[-(ZENO_FLIGHTS + 2):]]
+        if len(times) < ZENO_FLIGHTS + 2:
+            return None
+        gaps = np.diff(times)
+        ratios = gaps[1:] / gaps[:-1]
+        if not (ratios < 1).all() or np.ptp(ratios) > ZENO_AGREEMENT * ratios.mean():
+            return None
+        r = float(ratios[-1])
+        return self.t + float(gaps[-1]) * r / (1 - r)
+
+    def _advance_resting(self, until: float, contacts: tuple[str, ...]) -> None:
+        """Move the clock to the accumulation point of the impacts (their flights shrink to nothing
+        there): a stretch of impacts on ``contacts``, after which the contact rests."""
+        self.flights = []
+        start, energies = self._state(), self.bodies.energies(self.u, self.du)
+        begin, self.t = self.t, min(until, self.until)
+        self.stretches.append(Stretch(len(self.stretches) + 1, Mode.IMPACT, begin, self.t, contacts, start[0],
+                                      start[0], start[1], start[1], energies, energies, 0.0, 0.0,
+                                      "impacts accumulate"))
+
+    def _restitution(self, region, row: int) -> float:
+        owner = int(region.owners[row])
+        if owner < 0:
+            return self.mechanism.dynamics.restitution
+        pair = self.pairs[owner]
+        return self.mechanism.dynamics.law(pair.part_a, pair.part_b)[0]
+
+    # -- integration inside a region -----------------------------------------------------------
+
+    def _integrate(self, key: tuple[int, ...]) -> None:
+        """Integrate in region ``key`` until a row is reached, a resting contact lifts off, the
+        input changes or time runs out."""
+        region = self.diagram.region(key)
+        turns = key[len(self.pairs):]
+        G, h = region.rows(), region.h
+        kin = self.bodies.kinematics(self.u, self.du)
+        resting = self._resting(G, h - G @ self.layout.local(kin.q, turns), kin)
+        mode = Mode.CONTACT if len(resting) else Mode.FLIGHT
+        contacts = self._contacts(key, resting)
+        self._open(mode, contacts)
+        drive_end, velocities = self.drive(self.t)
+        free = self._free()
+        self.du[~free] = velocities[~free]
+        stop = min(self.until, drive_end)
+        watched = np.setdiff1d(np.arange(len(h)), resting)
+
+        def slack(y: np.ndarray) -> np.ndarray:
+            q = self.bodies.kinematics(y[:self.n], y[self.n:]).q
+            return h[watched] - G[watched] @ self.layout.local(q, turns)
+
+        def rhs(_t: float, y: np.ndarray) -> np.ndarray:
+            return np.concatenate([y[self.n:], self._acceleration(y[:self.n], y[self.n:], G[resting])[0]])
+
+        scale = self.mechanism.size
+        solver = DOP853(rhs, self.t, np.concatenate([self.u, self.du]), stop, rtol=self.rtol,
+                        atol=self.rtol * scale, first_step=None)
+        while True:
+            before = self.t
+            solver.step()
+            if solver.status == "failed":
+                raise RuntimeError(f"the integration failed at t = {self.t:.9g}: {solver.message}")
+            dense = solver.dense_output()
+            event = self._first_event(dense, before, solver.t, slack,
+                                      lambda y: self._acceleration(y[:self.n], y[self.n:], G[resting])[1])
+            t = solver.t if event is None else event
+            y = dense(t) if event is not None else solver.y
+            self._accrue(dense, before, t)
+            self._sample_grid(dense, before, t)
+            self.t, self.u, self.du = t, y[:self.n].copy(), y[self.n:].copy()
+            self._sample()
+            if event is not None or solver.status == "finished":
+                if event is None and self.t >= drive_end and drive_end < self.until:
+                    self._close("input motion done")
+                return
+
+    def _first_event(self, dense, t0: float, t1: float, slack, forces) -> float | None:
+        """The first time in (t0, t1] where a watched row's slack or a resting contact's force
+        falls below zero, on the step's dense output (:func:`first_crossing`)."""
+        def values(t: float) -> np.ndarray:
+            y = dense(t)
+            return np.concatenate([slack(y), forces(y)])
+
+        return first_crossing(values, t0, t1, self.mechanism.tolerance.quantum)
+
+    def _resting(self, G: np.ndarray, slack: np.ndarray, kin) -> np.ndarray:
+        """The tight rows a contact force holds: tight, still, and pressed (a positive multiplier)."""
+        rates = -(G @ kin.dq) @ self.du
+        candidates = np.flatnonzero((slack <= self.length) & (np.abs(rates) <= self.still))
+        if not len(candidates):
+            return candidates
+        _, forces = self._acceleration(self.u, self.du, G[candidates], complementary=True)
+        return candidates[forces > 0]
+
+    def _acceleration(self, u: np.ndarray, du: np.ndarray, rows: np.ndarray, complementary: bool = False):
+        """The free coordinates' accelerations (driven ones have none) with ``rows`` held at zero
+        slack acceleration, and the rows' multipliers (complementary: only pressing ones)."""
+        M, f = self.bodies.terms(u, du, self.t)
+        free = self._free()
+        ddu = np.zeros(self.n)
+        MF = M[np.ix_(free, free)]
+        base = np.linalg.solve(MF, f[free])
+        if not len(rows):
+            ddu[free] = base
+            return ddu, np.zeros(0)
+        kin = self.bodies.kinematics(u, du)
+        N = -(rows @ kin.dq)[:, free]
+        kappa = -(rows @ kin.ddq)
+        Minv_N = np.linalg.solve(MF, N.T)
+        A, b = N @ Minv_N, N @ base + kappa
+        if complementary:
+            forces = complementarity(A, b, float(np.abs(b).max(initial=0.0)))
+        else:
+            forces = np.linalg.lstsq(A, -b, rcond=None)[0]
+        ddu[free] = base + Minv_N @ forces
+        return ddu, forces
+
+    # -- ledger, stretches, samples ----------------------------------------------------------
+
+    def _accrue(self, dense, t0: float, t1: float) -> None:
+        """Add the loads' work and the dampers' loss over ``[t0, t1]`` (Gauss-Legendre on the dense output)."""
+        if t1 <= t0 or self.open is None:
+            return
+        nodes, weights = np.polynomial.legendre.leggauss(8)
+        half = (t1 - t0) / 2
+        for x, w in zip(nodes, weights):
+            y = dense(t0 + half * (x + 1))
+            work, loss = self.bodies.power(y[:self.n], y[self.n:])
+            self.open["work"] += w * half * work
+            self.open["losses"] += w * half * loss
+
+    def _open(self, mode: Mode, contacts: tuple[str, ...]) -> None:
+        if self.open is not None and (self.open["mode"], self.open["contacts"]) == (mode, contacts):
+            return
+        self._close("contacts change" if self.open is not None else "")
+        q, v = self._state()
+        self.open = {"mode": mode, "contacts": contacts, "start": self.t, "q": q, "v": v, "work": 0.0,
+                     "losses": 0.0, "energies": self.bodies.energies(self.u, self.du)}
+
+    def _close(self, why: str) -> None:
+        if self.open is None:
+            return
+        o, self.open = self.open, None
+        q, v = self._state()
+        self.stretches.append(Stretch(len(self.stretches) + 1, o["mode"], o["start"], self.t, o["contacts"], o["q"],
+                                      q, o["v"], v, o["energies"], self.bodies.energies(self.u, self.du),
+                                      o["work"], o["losses"], why))
+
+    def _state(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        kin = self.bodies.kinematics(self.u, self.du)
+        return tuple(kin.q.tolist()), tuple((kin.dq @ self.du).tolist())
+
+    def _sample(self) -> None:
+        q, v = self._state()
+        energies = self.bodies.energies(self.u, self.du)
+        self.samples.append((self.t, q, v, energies))
+
+    def _sample_grid(self, dense, t0: float, t1: float) -> None:
+        """Sample the path at the multiples of the sampling interval inside ``(t0, t1)``."""
+        step = self.mechanism.dynamics.sampling
+        k = math.floor(t0 / step) + 1
+        while k * step < t1 - NOISE * step:
+            if k * step > t0 + NOISE * step:
+                y = dense(k * step)
+                kin = self.bodies.kinematics(y[:self.n], y[self.n:])
+                self.samples.append((k * step, tuple(kin.q.tolist()), tuple((kin.dq @ y[self.n:]).tolist()),
+                                     self.bodies.energies(y[:self.n], y[self.n:])))
+            k += 1
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        times = np.array([s[0] for s in self.samples])
+        return (times, np.array([s[1] for s in self.samples]), np.array([s[2] for s in self.samples]),
+                np.array([(s[3].kinetic, s[3].potential) for s in self.samples]))
+
+    def _contacts(self, key: tuple[int, ...], rows: np.ndarray) -> tuple[str, ...]:
+        """The names of the contacts (and stops) the region's ``rows`` stand for at the present state."""
+        region = self.diagram.region(key)
+        q = self.bodies.kinematics(self.u, self.du).q
+        local = self.layout.local(q, key[len(self.pairs):])
+        names: set[str] = set()
+        for row in np.asarray(rows, int).tolist():
+            owner = int(region.owners[row])
+            if owner < 0:
+                if region.stops[row] is not None:
+                    names.add(str(region.stops[row]))
+                continue
+            pair = self.pairs[owner]
+            point = pair.point(local[self.layout.columns[owner]])
+            names.update(map(str, pair.contacts_in(key[owner], point, self.length)))
+        return tuple(sorted(names))
+
+    # -- inputs -------------------------------------------------------------------------------
+
+    def _free(self) -> np.ndarray:
+        return self.free_mask
+
+    def _drives(self):
+        """Which coordinates the inputs drive, and a function of time giving when the input motion
+        in force ends and the driven coordinates' velocities (each input for its duration, in turn)."""
+        bodies = self.bodies
+        self.free_mask = np.ones(self.n, bool)
+        spans = []
+        start = 0.0
+        for motion in self.mechanism.inputs:
+            velocities = np.zeros(self.n)
+            for name, rate in motion.velocities:
+                velocities[bodies.column[name]] = rate
+                self.free_mask[bodies.column[name]] = False
+            end = math.inf if motion.duration is None else start + motion.duration
+            spans.append((start, end, velocities))
+            start = end
+
+        def drive(t: float) -> tuple[float, np.ndarray]:
+            for begin, end, velocities in spans:
+                if begin <= t < end:
+                    return end, velocities
+            return math.inf, np.zeros(self.n)
+
+        return drive
+
+
+def first_crossing(values, t0: float, t1: float, tight: float) -> float | None:
+    """The first time in ``(t0, t1]`` where a component of the smooth vector function ``values``
+    falls below zero. Each component is interpolated at Chebyshev points of the step (exactly,
+    when it is a polynomial of degree ``DEGREE`` in time, as a row's slack on a DOP853 step of
+    parts on fixed axes is); a component whose interpolant stays clear of zero is passed over,
+    the others are followed through every root of the interpolant and of its derivative, so a
+    crossing and a crossing back inside one step are seen, and the first crossing is refined on
+    the function. A component that starts within ``tight`` of zero (the contact just made or
+    left) counts from where it has risen above ``tight`` (the exact grid's step: far below any
+    contact's tolerance, far above the rounding of a slack).
+
+    >>> round(first_crossing(lambda t: np.array([(t - 0.5) ** 2 - 0.01, 1 - t]), 0.0, 1.0, 1e-9), 12)
+    0.4
+    """
+    times = t0 + (t1 - t0) * NODES
+    sampled = np.array([values(t) for t in times])
+    if not sampled.size:
+        return None
+    x = 2 * NODES - 1
+    coefficients = np.polynomial.chebyshev.chebfit(x, sampled, DEGREE).reshape(DEGREE + 1, -1)
+    start = values(t0)
+    clear = (coefficients[0] - np.abs(coefficients[1:]).sum(axis=0) > tight) & (start > tight)
+    first = None
+    for column in np.flatnonzero(~clear).tolist():
+        c = coefficients[:, column]
+        points = [r.real for r in (*np.polynomial.chebyshev.chebroots(c),
+                                   *np.polynomial.chebyshev.chebroots(np.polynomial.chebyshev.chebder(c)))
+                  if abs(r.imag) < 1e-7 and -1 < r.real < 1]
+        grid = [t0] + sorted(t0 + (t1 - t0) * (p + 1) / 2 for p in points) + [t1]
+        root = _crossing(lambda t, k=column: float(values(t)[k]), grid, float(start[column]), tight)
+        if root is not None and (first is None or root < first):
+            first = root
+    return first
+
+
+def _crossing(function, grid: list[float], start: float, tight: float) -> float | None:
+    """The first zero of ``function`` where it falls below zero between the points of ``grid``
+    (its values there bracket it); armed from the start, or once above ``tight`` when it starts tight."""
+    armed = start > tight
+    previous_t, previous = grid[0], start
+    for t in grid[1:]:
+        value = function(t)
+        if armed and previous >= 0 > value:
+            return brentq(function, previous_t, t, xtol=1e-15 * max(1.0, abs(t)), rtol=4 * np.finfo(float).eps)
+        armed = armed or value > tight
+        previous_t, previous = t, value
+    return None

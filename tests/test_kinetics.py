@@ -1,0 +1,207 @@
+"""Full dynamics (cspace.kinetics) against closed forms: the bouncing block (issue 25, fixture 3).
+
+The oracle is free fall and Newton's restitution on paper: impacts at t1 = sqrt(2 h0 / g) and
+after flights 2 e^i v1 / g, accumulating at t1 (1 + e) / (1 - e); the kinetic energy after impact
+n is e^(2n) m g h0. The floor is checked with shapely: the parts may touch, never overlap.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from shapely.affinity import translate
+
+from cspace import analyze, load, loads, simulate, trace
+from cspace.kinetics.contact import complementarity
+from cspace.kinetics.simulate import first_crossing
+from cspace.model.errors import TraceError
+from cspace.model.geometry import region_of
+from cspace.model.kinds import Mode
+
+from .common import fixture_path
+
+G, E, H0 = 9.81, 0.5, 1.0
+T1 = math.sqrt(2 * H0 / G)
+T_INFINITY = T1 * (1 + E) / (1 - E)
+
+
+def impact_time(n: int) -> float:
+    """The n-th impact (from 1) of the block dropped from H0."""
+    v1 = G * T1
+    return T1 + sum(2 * E ** i * v1 / G for i in range(1, n))
+
+
+@pytest.fixture(scope="module")
+def bouncing():
+    return simulate(analyze(load(fixture_path("bouncing-block"))))
+
+
+def test_the_closed_form_is_the_papers():
+    assert T1 == pytest.approx(0.451523640986, abs=1e-12)
+    assert T_INFINITY == pytest.approx(1.354570922957, abs=1e-12)
+
+
+def test_the_first_ten_impacts_are_on_time(bouncing):
+    impacts = [s.start for s in bouncing.impacts if s.ended == "impact"]
+    assert len(impacts) >= 10
+    assert max(abs(t - impact_time(n + 1)) for n, t in enumerate(impacts[:10])) <= 1e-9
+
+
+def test_each_impact_keeps_e_squared_of_the_energy(bouncing):
+    impacts = [s for s in bouncing.impacts if s.ended == "impact"][:10]
+    for n, impact in enumerate(impacts, start=1):
+        assert impact.energies1.kinetic == pytest.approx(E ** (2 * n) * G * H0, abs=1e-9)
+
+
+def test_the_contact_rests_at_the_accumulation_point(bouncing):
+    resting = [s for s in bouncing.stretches if s.mode == Mode.CONTACT]
+    assert len(resting) == 1
+    assert resting[0].start == pytest.approx(T_INFINITY, abs=1e-6)
+    assert resting[0].end == 2.0 and resting[0].v1 == (0.0,)
+    assert len([s for s in bouncing.impacts if s.ended == "impact"]) <= 60
+    accumulation = [s for s in bouncing.stretches if s.ended == "impacts accumulate"]
+    assert len(accumulation) == 1 and accumulation[0].end == resting[0].start
+
+
+def test_no_sample_sinks_into_the_floor(bouncing):
+    mechanism = bouncing.mechanism
+    floor = region_of(mechanism.part("floor").slices[0].profiles)
+    block = region_of(mechanism.part("block").slices[0].profiles)
+    for y in bouncing.configs[:, 0]:
+        assert translate(block, 0, y).intersection(floor).area <= mechanism.tolerance.length
+        assert y >= -1 - mechanism.tolerance.length
+
+
+def test_energy_is_conserved_in_flight_and_lost_only_to_impacts(bouncing):
+    total = bouncing.energies.sum(axis=1)
+    for stretch in bouncing.stretches:
+        assert abs(stretch.drift) <= 1e-9 * G * (H0 + 0.5)
+        if stretch.mode == Mode.FLIGHT:
+            inside = (bouncing.times > stretch.start) & (bouncing.times < stretch.end)
+            assert np.abs(total[inside] - stretch.energies0.total).max(initial=0.0) <= 1e-9 * total[0]
+
+
+def test_a_simple_trace_of_a_full_mechanism_is_refused():
+    with pytest.raises(TraceError, match="full dynamics: integrate it with cspace.simulate"):
+        trace(analyze(load(fixture_path("bouncing-block"))))
+
+
+def test_the_same_input_gives_the_same_path():
+    a = simulate(analyze(load(fixture_path("bouncing-block"))), until=1.0)
+    b = simulate(analyze(load(fixture_path("bouncing-block"))), until=1.0)
+    assert a.times.tobytes() == b.times.tobytes() and a.configs.tobytes() == b.configs.tobytes()
+
+
+PENDULUM = """
+[mechanism]
+dynamics = "full"
+time = 3.0
+[dynamics]
+gravity = [0, -9.81]
+[[parts]]
+name = "frame"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+profiles = [{ rect = [-3, -3, 3, -2.9] }]
+[[parts]]
+name = "bob"
+motion = "fixed-axes"
+mass = 2
+inertia = 0.01
+centre = [1.5, 0]
+coordinates = [{ name = "th", pivot = [0, 0], initial = %s }]
+[[parts.slices]]
+z = [2, 3]
+profiles = [{ rect = [-0.1, -0.1, 1.6, 0.1] }]
+"""
+
+
+def test_a_pendulum_swings_with_its_closed_form_period():
+    """A physical pendulum (no contact: the frame sits in another layer) from a small angle: its
+    period is 2 pi sqrt(I_pivot / (m g d)); it comes back to its start after one period."""
+    start = 1e-3
+    mechanism = loads(PENDULUM % (-math.pi / 2 + start))
+    i_pivot = 0.01 + 2 * 1.5 ** 2
+    period = 2 * math.pi * math.sqrt(i_pivot / (2 * 9.81 * 1.5))
+    result = simulate(analyze(mechanism), until=period)
+    assert result.configs[-1, 0] == pytest.approx(-math.pi / 2 + start, abs=1e-9)
+    assert np.ptp(result.energies.sum(axis=1)) <= 1e-10 * 2 * 9.81 * 1.5
+
+
+def test_the_complementarity_solution_is_complementary():
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        root = rng.normal(size=(4, 4))
+        A, b = root @ root.T, rng.normal(size=4)
+        x = complementarity(A, b, 1.0)
+        w = A @ x + b
+        assert (x >= 0).all() and (w >= -1e-9).all() and abs(x @ w) <= 1e-9
+
+
+def test_a_crossing_and_a_crossing_back_inside_one_step_is_found():
+    """What scipy's event location misses (scipy #9228): a dip below zero between two points
+    where the function is positive."""
+    dip = lambda t: np.array([(t - 0.5) ** 2 - 1e-6])  # noqa: E731
+    assert first_crossing(dip, 0.0, 1.0, 1e-12) == pytest.approx(0.5 - 1e-3, abs=1e-12)
+
+
+# -- Kramer's four-bar (issue 25, fixture 1) ---------------------------------------------------------
+# The references, from three independent methods (the issue): the crank's angle and rate at 5 s
+# and the energy; the link lengths and pivots are the fixture's.
+THETA_5, RATE_5, ENERGY = 27.112220137374, 3.592065385782, 45.885700504270
+
+
+@pytest.fixture(scope="module")
+def four_bar():
+    return simulate(analyze(load(fixture_path("kramer-four-bar"))))
+
+
+def test_the_four_bar_meets_the_references(four_bar):
+    assert four_bar.times[-1] == 5.0
+    assert four_bar.configs[-1, 0] == pytest.approx(THETA_5, abs=1e-8)
+    assert four_bar.rates[-1, 0] == pytest.approx(RATE_5, abs=1e-8)
+
+
+def test_the_four_bar_keeps_its_energy(four_bar):
+    total = four_bar.energies.sum(axis=1)
+    assert total[0] == pytest.approx(ENERGY, abs=1e-9)
+    assert np.abs(total - total[0]).max() <= 1e-9 * total[0]
+
+
+def test_the_four_bar_loop_closes_at_every_sample(four_bar):
+    """The crank's tip and the rocker's tip stay a coupler's length apart (closed-form positions
+    from the two angles alone)."""
+    theta, phi = four_bar.configs[:, 0], four_bar.configs[:, 1]
+    crank_tip = np.stack([np.cos(theta), np.sin(theta)], axis=1)
+    rocker_tip = np.stack([4 + 3 * np.cos(phi), 3 * np.sin(phi)], axis=1)
+    gap = np.abs(np.linalg.norm(rocker_tip - crank_tip, axis=1) - 3.5)
+    assert gap.max() <= four_bar.mechanism.tolerance.length
+    assert (rocker_tip[:, 1] > 0).all()  # the upper assembly throughout
+
+
+def test_kramers_printed_equation_misses_the_reference():
+    """Kramer's M theta'' + M' theta'^2 + V' = 0 drops the half: it ends at 23.922027, not 27.112,
+    so a fixture traced with it could not pass (M and V from the same bodies, M' and V' by differences)."""
+    from scipy.integrate import solve_ivp
+
+    from cspace.kinetics.bodies import Bodies
+
+    bodies = Bodies(load(fixture_path("kramer-four-bar")))
+
+    def mass(theta: float) -> float:
+        return float(bodies.mass_matrix(np.array([theta]))[0, 0])
+
+    def potential(theta: float) -> float:
+        return bodies.energies(np.array([theta]), np.zeros(1)).potential
+
+    def wrong(_t, y):
+        h = 1e-5
+        dm = (mass(y[0] + h) - mass(y[0] - h)) / (2 * h)
+        dv = (potential(y[0] + h) - potential(y[0] - h)) / (2 * h)
+        return [y[1], -(dm * y[1] ** 2 + dv) / mass(y[0])]
+
+    end = solve_ivp(wrong, (0, 5), [0.0, 5.0], rtol=1e-10, atol=1e-10).y[0, -1]
+    assert end == pytest.approx(23.922027, abs=1e-4)
