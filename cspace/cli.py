@@ -201,16 +201,27 @@ def _fps(text: str) -> float:
     return value
 
 
-def _traced(path: str, until: float | None, options: argparse.Namespace):
+def _traced(path: str, until: float | None, options: argparse.Namespace, full: bool = False):
     """The trace of a mechanism file: the library (numpy, scipy, shapely) is imported here,
-    when a command needs it, so that ``cspace --help`` starts as fast as Python does."""
+    when a command needs it, so that ``cspace --help`` starts as fast as Python does. A
+    full-dynamics mechanism is integrated where the command reports it (``full``), and
+    refused by name where it does not yet."""
     from .kinetics.simulate import simulate
     from .tracing.tracer import trace
 
-    analysis = _analyzed(path, options)
+    analysis = _simple_or_refused(path, options, full)
     if analysis.mechanism.dynamics is not None:
         return simulate(analysis, until=until)
     return trace(analysis, until=until, progress=_progress(options))
+
+
+def _simple_or_refused(path: str, options: argparse.Namespace, full: bool = False):
+    """The analysis of a mechanism file; one with full dynamics only where the command reports it."""
+    analysis = _analyzed(path, options)
+    if analysis.mechanism.dynamics is not None and not full:
+        raise OptionError(f"{path}: dynamics: this command shows the paper's simple dynamics; a full-dynamics "
+                          "mechanism is reported by cspace trace (its stretches, --json, --path) and cspace check")
+    return analysis
 
 
 def _budget(command: argparse.ArgumentParser) -> None:
@@ -305,7 +316,7 @@ def _trace(args: argparse.Namespace) -> int:
     if args.path is not None:
         check_output(args.path, (".csv", ".json"), field="--path")
     start = time.perf_counter()
-    result = _traced(args.file, args.until, args)
+    result = _traced(args.file, args.until, args, full=True)
     if result.mechanism.dynamics is not None:
         return _report_motion(result, args)
     # With --json, standard output is one JSON document holding every report (it parses
@@ -403,6 +414,13 @@ def _check(args: argparse.Namespace) -> int:
 
     analysis = _analyzed(args.file, args)
     mechanism = analysis.mechanism
+    if mechanism.dynamics is not None:
+        from .kinetics.simulate import simulate
+
+        motion = simulate(analysis)  # a dry run of the integration
+        write_stdout(f"{printable(args.file)}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} "
+                     f"coordinates, full dynamics; integrated {len(motion.stretches)} stretches ({motion.end})\n")
+        return 0
     result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
     regions = sum(len(p.geometry) for p in analysis.constraining_pairs)
     write_stdout(f"{printable(args.file)}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
@@ -446,7 +464,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
     from .tracing.tracer import trace
 
     check_output(args.output, FORMATS, field="-o")
-    analysis = _analyzed(args.file, args)
+    analysis = _simple_or_refused(args.file, args)
     find_pair(analysis, args.part_a, args.part_b)
     plot_pair(analysis, trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
     write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")

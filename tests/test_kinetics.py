@@ -205,3 +205,30 @@ def test_kramers_printed_equation_misses_the_reference():
 
     end = solve_ivp(wrong, (0, 5), [0.0, 5.0], rtol=1e-10, atol=1e-10).y[0, -1]
     assert end == pytest.approx(23.922027, abs=1e-4)
+
+
+# -- the command line ---------------------------------------------------------------------------------
+
+def test_cspace_trace_prints_the_stretches_and_writes_the_path(tmp_path, capsys):
+    from cspace.cli import main
+    from cspace.report.motion import describe_motion, motion_json
+
+    path = fixture_path("bouncing-block")
+    assert main(["trace", str(path), "--describe", "--path", str(tmp_path / "path.csv")]) == 0
+    expected = simulate(analyze(load(path)))
+    assert capsys.readouterr().out == describe_motion(expected)
+    rows = (tmp_path / "path.csv").read_text().splitlines()
+    assert rows[0] == "time,y,dy,kinetic,potential" and len(rows) == len(expected.times) + 1
+    assert main(["trace", str(path), "--json"]) == 0
+    assert capsys.readouterr().out == motion_json(expected)
+
+
+@pytest.mark.parametrize("command", [["animate", "-o", "out.gif"], ["stats"], ["trace", "--stats"]])
+def test_a_command_that_shows_only_simple_dynamics_refuses_a_full_mechanism(command, tmp_path, capsys):
+    from cspace.cli import main
+
+    argv = [command[0], str(fixture_path("bouncing-block")), *[str(tmp_path / a) if a.endswith(".gif") else a
+                                                                for a in command[1:]]]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("cspace: error: ") and error.count("\n") == 1 and "simple dynamics" in error
