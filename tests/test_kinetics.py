@@ -232,3 +232,61 @@ def test_a_command_that_shows_only_simple_dynamics_refuses_a_full_mechanism(comm
     assert main(argv) == 2
     error = capsys.readouterr().err
     assert error.startswith("cspace: error: ") and error.count("\n") == 1 and "simple dynamics" in error
+
+
+# -- a freely turning part across the seam of its turn -------------------------------------------------
+
+ARM = """
+[mechanism]
+dynamics = "full"
+time = 8.0
+[[parts]]
+name = "stop"
+motion = "fixed"
+[[parts.slices]]
+z = [0, 1]
+profiles = [{{ rect = [{x0}, {y0}, {x1}, {y1}] }}]
+[[parts]]
+name = "arm"
+motion = "fixed-axes"
+mass = 1
+inertia = 0.4
+centre = [1, 0]
+coordinates = [{{ name = "th", pivot = [0, 0], initial = {start}, velocity = {rate} }}]
+[[parts.slices]]
+z = [0, 1]
+profiles = [{{ rect = [-0.1, -0.05, 2, 0.05] }}]
+"""
+
+
+@pytest.mark.parametrize("degrees, rate, start", [(200, 1.0, 0.0), (160, -1.0, 0.0), (200, 1.0, 7.0)],
+                         ids=["across +pi", "across -pi", "a turn on"])
+def test_a_turning_arm_meets_a_stop_beyond_the_seam_of_its_turn(degrees, rate, start):
+    """The pair spaces of a freely turning part cover one turn; the arm must find the stop that
+    lies across +-pi (it passed through it while the seam was no event). The oracle turns the real
+    arm with shapely until it first meets the stop."""
+    from shapely.affinity import rotate
+    from shapely.geometry import box
+    from scipy.optimize import brentq
+
+    a = math.radians(degrees)
+    cx, cy = 1.5 * math.cos(a), 1.5 * math.sin(a)
+    stop = box(cx - 0.2, cy - 0.2, cx + 0.2, cy + 0.2)
+    arm = box(-0.1, -0.05, 2, 0.05)
+    mechanism = loads(ARM.format(x0=cx - 0.2, y0=cy - 0.2, x1=cx + 0.2, y1=cy + 0.2, start=start, rate=rate))
+    result = simulate(analyze(mechanism))
+    impacts = result.impacts
+    assert len(impacts) == 1
+
+    def apart(theta: float) -> float:
+        return rotate(arm, theta, origin=(0, 0), use_radians=True).distance(stop) - 1e-12
+
+    turned = start + rate * 0.1
+    while apart(turned) > 0:
+        turned += rate * 0.1
+    meets = brentq(apart, turned - rate * 0.1, turned, xtol=1e-13)
+    # A turning pair stops short of touching by at most the turning gap (linearized arcs, grown
+    # blocked space; see cspace.model.tolerance), at the contact's radius (above 1.2 here); never past it.
+    short = (meets - impacts[0].q0[0]) * math.copysign(1, rate)
+    assert -mechanism.tolerance.angle <= short <= mechanism.tolerance.turning_gap / 1.2
+    assert impacts[0].start == pytest.approx((impacts[0].q0[0] - start) / rate, abs=1e-9)

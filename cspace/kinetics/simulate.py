@@ -81,6 +81,7 @@ class _Simulation:
         for _ in range(MAX_EVENTS):
             if self.t >= self.until - NOISE * max(1.0, self.until):
                 break
+            self._past_seams()
             key, blocked = self._enter()
             if blocked is not None:
                 self._impact(key, blocked)
@@ -90,6 +91,20 @@ class _Simulation:
             end = "too many events"
         self._close("time allotment used" if end != "too many events" else end)
         return DynamicTrace(self.mechanism, tuple(self.stretches), *self._arrays(), end)
+
+    def _past_seams(self) -> None:
+        """Carry a freely turning angle that has reached the seam of its turn (+-pi, where the pair
+        spaces' turn ends and the next begins) just past it, the way it turns: the regions found are
+        then those of the turn it enters. The step is a few rounding units of the angle."""
+        for j in self.layout.wraps.tolist():
+            name = self.mechanism.coordinates[j].name
+            if name not in self.bodies.column:
+                continue
+            k = self.bodies.column[name]
+            seam = math.pi * (2 * math.floor(self.u[k] / (2 * math.pi) + 0.5) - 1)  # the odd multiple of pi nearest
+            seam = min((seam, seam + 2 * math.pi), key=lambda v: abs(v - self.u[k]))
+            if abs(self.u[k] - seam) <= self.mechanism.tolerance.angle and self.du[k] != 0:
+                self.u[k] = seam + math.copysign(8 * np.spacing(abs(seam)), self.du[k])
 
     def _enter(self) -> tuple[tuple[int, ...], np.ndarray | None]:
         """The region the state moves into, or the first candidate's tight rows when every region
@@ -111,7 +126,7 @@ class _Simulation:
 
     def _tight(self, key: tuple[int, ...], q: np.ndarray) -> np.ndarray:
         region = self.diagram.region(key)
-        return np.flatnonzero(region.h - region.G @ self.layout.local(q, key[len(self.pairs):]) <= region.tolerances)
+        return np.flatnonzero(region.h - region.G @ q <= region.tolerances)  # bounds moved to the key's turns
 
     # -- impacts -----------------------------------------------------------------------------
 
@@ -188,7 +203,7 @@ class _Simulation:
         turns = key[len(self.pairs):]
         G, h = region.rows(), region.h
         kin = self.bodies.kinematics(self.u, self.du)
-        resting = self._resting(G, h - G @ self.layout.local(kin.q, turns), kin)
+        resting = self._resting(G, h - G @ kin.q, kin)
         mode = Mode.CONTACT if len(resting) else Mode.FLIGHT
         contacts = self._contacts(key, resting)
         self._open(mode, contacts)
@@ -198,9 +213,12 @@ class _Simulation:
         stop = min(self.until, drive_end)
         watched = np.setdiff1d(np.arange(len(h)), resting)
 
-        def slack(y: np.ndarray) -> np.ndarray:
+        wraps = self.layout.wraps
+
+        def slack(y: np.ndarray) -> np.ndarray:  # the rows (bounds of the key's turns), the seams of that turn
             q = self.bodies.kinematics(y[:self.n], y[self.n:]).q
-            return h[watched] - G[watched] @ self.layout.local(q, turns)
+            local = self.layout.local(q, turns)
+            return np.concatenate([h[watched] - G[watched] @ q, math.pi - local[wraps], local[wraps] + math.pi])
 
         def rhs(_t: float, y: np.ndarray) -> np.ndarray:
             return np.concatenate([y[self.n:], self._acceleration(y[:self.n], y[self.n:], G[resting])[0]])
