@@ -290,3 +290,63 @@ def test_a_turning_arm_meets_a_stop_beyond_the_seam_of_its_turn(degrees, rate, s
     short = (meets - impacts[0].q0[0]) * math.copysign(1, rate)
     assert -mechanism.tolerance.angle <= short <= mechanism.tolerance.turning_gap / 1.2
     assert impacts[0].start == pytest.approx((impacts[0].q0[0] - start) / rate, abs=1e-9)
+
+
+# -- Gillespie's disk on a ramp (issue 25, fixture 2) ------------------------------------------------
+# Closed form (paper 001, Table I, g = 9.8; "N = m g sin phi" there is a typo for cos phi).
+SWITCHES = [0.365138054717, 1.719574967448, 4.157873615804, 6.125464535146]
+PHI, MU, R, J = math.pi / 12, 0.2, 1.0, 0.5
+
+
+def switches(result) -> list[float]:
+    """The times the disk's mode changes (slide, roll, frictionless), in order."""
+    modes = [(s.start, s.mode) for s in result.stretches]
+    return [t for (t, mode), (_, before) in zip(modes[1:], modes[:-1]) if mode != before]
+
+
+@pytest.mark.parametrize("integration", [1e-6, 1e-8, 1e-10, 1e-12])
+def test_the_disk_switches_on_time_whatever_the_integration_tolerance(integration):
+    """The event times come from the rows and cones on the dense output, not from the steps:
+    the same to 1e-9 s from an integration tolerance of 1e-6 to 1e-12."""
+    text = fixture_path("disk-on-ramp").read_text().replace("[dynamics]", f"[tolerance]\nintegration = {integration}\n"
+                                                                          "[dynamics]", 1)
+    found = switches(simulate(analyze(loads(text))))
+    assert len(found) == 4
+    assert max(abs(a - b) for a, b in zip(found, SWITCHES)) <= 1e-9
+
+
+@pytest.fixture(scope="module")
+def disk():
+    return simulate(analyze(load(fixture_path("disk-on-ramp"))))
+
+
+def test_the_disk_rolls_slides_and_rolls_again(disk):
+    modes = [str(s.mode) for s in disk.stretches]
+    compact = [m for k, m in enumerate(modes) if k == 0 or m != modes[k - 1]]
+    assert compact == ["slip", "stick", "contact", "slip", "stick"]
+
+
+def test_rolling_is_rolling_at_every_sample(disk):
+    """While it sticks, the contact point stands still (s' = -r th') and the disk accelerates as
+    a rolling disk does, -g sin phi / (1 + J / m r^2), which friction inside the cone allows
+    (m g sin phi J / (J + m r^2) <= mu m g cos phi)."""
+    g = 9.8
+    assert g * math.sin(PHI) * J / (J + R ** 2) <= MU * g * math.cos(PHI)
+    for stretch in disk.stretches:
+        if stretch.mode != Mode.STICK:
+            continue
+        inside = (disk.times > stretch.start) & (disk.times < stretch.end)
+        rates = disk.rates[inside]
+        assert np.abs(rates[:, 0] + R * rates[:, 2]).max() <= 1e-9
+        times = disk.times[inside]
+        slope = np.polyfit(times, rates[:, 0], 1)[0]
+        assert slope == pytest.approx(-g * math.sin(PHI) / (1 + J / R ** 2), abs=1e-8)
+
+
+def test_sliding_loses_what_friction_takes_and_nothing_else(disk):
+    for stretch in disk.stretches:
+        assert abs(stretch.drift) <= 1e-8 * disk.energies[0].sum()
+        if stretch.mode in (Mode.STICK, Mode.CONTACT):
+            assert stretch.losses == pytest.approx(0.0, abs=1e-12)
+        if stretch.mode == Mode.SLIP:
+            assert stretch.losses > 0

@@ -77,6 +77,7 @@ class Bodies:
         for motion, column, _, link in self._links:
             for member in link.members + (mechanism.coordinate(link.output).part,):
                 moved_by[member] = (motion, column)
+        self._moved = moved_by
         self._parts = [(part, moved_by.get(part.name)) for part in mechanism.parts if part.mass is not None
                        and (part.motion != Motion.FIXED)]
         self._gravity = np.asarray(self.dynamics.gravity, float)
@@ -143,6 +144,47 @@ class Bodies:
         loads = sum(value * rates[index] for index, value in self._loads)
         damped = sum(coefficient * rates[index] ** 2 for index, coefficient in self._dampers)
         return float(loads), float(damped)
+
+    def pose(self, name: str, u: np.ndarray) -> tuple[float, np.ndarray]:
+        """The angle and translation placing part ``name``'s local frame in the plane at ``u``
+        (``world = R(angle) p + t``): fixed parts where drawn, linkage members exactly."""
+        part = self.mechanism.part(name)
+        moved = self._moved.get(name)
+        if moved is not None:
+            motion, column = moved
+            angle, tx, ty = motion.jet(float(u[column])).poses[name].value
+            return angle, np.array([tx, ty])
+        if part.motion == Motion.FIXED:
+            return 0.0, np.zeros(2)
+        angle, pivot, shift = self._pose(part, u)
+        c, s = math.cos(angle), math.sin(angle)
+        return angle, pivot - np.array([c * pivot[0] - s * pivot[1], s * pivot[0] + c * pivot[1]]) + shift
+
+    def point_jacobian(self, name: str, point: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """How the material point of part ``name`` now at ``point`` (in the plane) moves with each
+        independent coordinate: a (2, n) matrix, zero for a fixed part."""
+        J = np.zeros((2, self.n))
+        part = self.mechanism.part(name)
+        moved = self._moved.get(name)
+        if moved is not None:
+            motion, column = moved
+            angle, t = self.pose(name, u)
+            c, s = math.cos(angle), math.sin(angle)
+            d = np.asarray(point) - t
+            local = (c * d[0] + s * d[1], -s * d[0] + c * d[1])
+            J[:, column] = np.reshape(motion.point_jet(name, local, float(u[column]))[1], 2)
+            return J
+        if part.motion == Motion.FIXED:
+            return J
+        _, pivot, shift = self._pose(part, u)
+        for name_ in part.coordinates:
+            coordinate, column = self.mechanism.coordinate(name_), self.column[name_]
+            if coordinate.is_angle:
+                r = np.asarray(point) - (pivot + shift)
+                J[:, column] = (-r[1], r[0])
+            else:
+                J[:, column] = coordinate.axis
+        return J
 
     def _centre(self, part: Part, moved, u: np.ndarray) -> np.ndarray:
         if moved is not None:

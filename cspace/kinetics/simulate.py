@@ -20,17 +20,20 @@ its rows are the events.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.integrate import DOP853
 from scipy.optimize import brentq
 
 from ..model.kinds import Mode
+from ..spaces.pairspace import Contact
 from ..model.tolerance import NOISE
 from ..tracing.analysis import Analysis
 from ..tracing.regions import RegionDiagram
 from .bodies import Bodies
 from .contact import complementarity
+from .coulomb import Features
 from .result import DynamicTrace, Stretch
 
 NODES = 0.5 - 0.5 * np.cos(np.pi * (np.arange(12) + 0.5) / 12)  # Chebyshev points of a step, in (0, 1)
@@ -38,6 +41,45 @@ DEGREE = 7  # DOP853's dense output is a polynomial of this degree in time
 ZENO_FLIGHTS = 10  # flights whose ratios must agree before their accumulation point is taken
 ZENO_AGREEMENT = 1e-6  # how closely the ratios of successive flight times must agree
 MAX_EVENTS = 100_000
+
+
+@dataclass
+class _Grip:
+    """A resting contact with friction: its row among the plan's, its contact and ``mu``, whether
+    it sticks or slips (and which way), and its normal force per unit multiplier of its row."""
+
+    row: int
+    contact: Contact
+    mu: float
+    on: bool = True  # the exact parts touch at the contact's point (else it holds no friction yet)
+    stick: bool = True
+    sign: float = 1.0
+    scale: float = 1.0
+    normal: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+@dataclass
+class _Plan:
+    """The rows held in a stretch of integration, and the grips among them."""
+
+    G: np.ndarray
+    grips: list[_Grip] = field(default_factory=list)
+
+    @property
+    def sticking(self) -> list[_Grip]:
+        return [g for g in self.grips if g.on and g.stick]
+
+    @property
+    def slipping(self) -> list[_Grip]:
+        return [g for g in self.grips if g.on and not g.stick]
+
+    @property
+    def mode(self) -> Mode:
+        if not len(self.G):
+            return Mode.FLIGHT
+        if self.slipping:
+            return Mode.SLIP
+        return Mode.STICK if self.sticking else Mode.CONTACT
 
 
 def simulate(analysis: Analysis, until: float | None = None) -> DynamicTrace:
@@ -58,6 +100,8 @@ class _Simulation:
     def __init__(self, analysis: Analysis, until: float) -> None:
         self.mechanism = mechanism = analysis.mechanism
         self.bodies = Bodies(mechanism)
+        self.features = Features(self.bodies)
+        self.u_now = self.du_now = None
         self.diagram = RegionDiagram(analysis)
         self.layout = analysis.layout
         self.pairs = analysis.constraining_pairs
@@ -204,7 +248,8 @@ class _Simulation:
         G, h = region.rows(), region.h
         kin = self.bodies.kinematics(self.u, self.du)
         resting = self._resting(G, h - G @ kin.q, kin)
-        mode = Mode.CONTACT if len(resting) else Mode.FLIGHT
+        plan = self._plan(key, G, resting)
+        mode = plan.mode
         contacts = self._contacts(key, resting)
         self._open(mode, contacts)
         drive_end, velocities = self.drive(self.t)
@@ -221,7 +266,12 @@ class _Simulation:
             return np.concatenate([h[watched] - G[watched] @ q, math.pi - local[wraps], local[wraps] + math.pi])
 
         def rhs(_t: float, y: np.ndarray) -> np.ndarray:
-            return np.concatenate([y[self.n:], self._acceleration(y[:self.n], y[self.n:], G[resting])[0]])
+            return np.concatenate([y[self.n:], self._acceleration(y[:self.n], y[self.n:], plan)[0]])
+
+        def holding(y: np.ndarray) -> np.ndarray:  # the rows' forces, and each grip's cone margin or slip
+            self.u_now, self.du_now = y[:self.n], y[self.n:]
+            forces = self._acceleration(self.u_now, self.du_now, plan)[1]
+            return np.concatenate([forces[:len(plan.G)], self._cone(plan, forces)])
 
         scale = self.mechanism.size
         solver = DOP853(rhs, self.t, np.concatenate([self.u, self.du]), stop, rtol=self.rtol,
@@ -232,11 +282,10 @@ class _Simulation:
             if solver.status == "failed":
                 raise RuntimeError(f"the integration failed at t = {self.t:.9g}: {solver.message}")
             dense = solver.dense_output()
-            event = self._first_event(dense, before, solver.t, slack,
-                                      lambda y: self._acceleration(y[:self.n], y[self.n:], G[resting])[1])
+            event = self._first_event(dense, before, solver.t, slack, holding)
             t = solver.t if event is None else event
             y = dense(t) if event is not None else solver.y
-            self._accrue(dense, before, t)
+            self._accrue(dense, before, t, plan)
             self._sample_grid(dense, before, t)
             self.t, self.u, self.du = t, y[:self.n].copy(), y[self.n:].copy()
             self._sample()
@@ -260,36 +309,116 @@ class _Simulation:
         candidates = np.flatnonzero((slack <= self.length) & (np.abs(rates) <= self.still))
         if not len(candidates):
             return candidates
-        _, forces = self._acceleration(self.u, self.du, G[candidates], complementary=True)
-        return candidates[forces > 0]
+        _, forces = self._acceleration(self.u, self.du, _Plan(G[candidates]), complementary=True)
+        return candidates[forces[:len(candidates)] > 0]
 
-    def _acceleration(self, u: np.ndarray, du: np.ndarray, rows: np.ndarray, complementary: bool = False):
-        """The free coordinates' accelerations (driven ones have none) with ``rows`` held at zero
-        slack acceleration, and the rows' multipliers (complementary: only pressing ones)."""
+    def _plan(self, key: tuple[int, ...], G: np.ndarray, resting: np.ndarray) -> _Plan:
+        """How the resting rows hold: each one with friction (a contact law's ``mu`` above zero)
+        sticks while its friction force stays inside the cone, and slips otherwise."""
+        plan = _Plan(G[resting])
+        region = self.diagram.region(key)
+        q = self.bodies.kinematics(self.u, self.du).q
+        local = self.layout.local(q, key[len(self.pairs):])
+        for position, row in enumerate(resting.tolist()):
+            owner = int(region.owners[row])
+            if owner < 0:
+                continue
+            pair = self.pairs[owner]
+            contacts = sorted(pair.contacts_in(key[owner], pair.point(local[self.layout.columns[owner]]), self.length),
+                              key=str)
+            laws = [(c, self.mechanism.dynamics.law(c.part_a, c.part_b, c.faces_a, c.faces_b)[1]) for c in contacts]
+            gripping = [(self._margin_ahead(c), str(c), c, mu) for c, mu in laws if mu > 0]
+            if gripping:  # the contact the exact parts make here (the most inside its features)
+                margin, _, contact, mu = max(gripping, key=lambda g: g[:2])
+                plan.grips.append(_Grip(position, contact, mu, on=margin >= 0))
+        for grip in plan.grips:
+            slip = self._slip(grip, self.u, self.du)
+            grip.stick, grip.sign = abs(slip) <= self.still, math.copysign(1.0, slip)
+        if plan.sticking:
+            _, forces = self._acceleration(self.u, self.du, plan)
+            self.u_now, self.du_now = self.u, self.du
+            for grip, margin in zip(plan.grips, self._cone(plan, forces)):
+                if grip.on and grip.stick and margin < -self.still:
+                    grip.stick, grip.sign = False, -math.copysign(1.0, forces[len(plan.G) + plan.sticking.index(grip)])
+        return plan
+
+    def _margin_ahead(self, contact: Contact) -> float:
+        """How far inside its features the contact's exact point lies once the parts have moved
+        on by a length tolerance: on an end of a face, whether it is coming onto it or leaving."""
+        speed = float(np.abs(self.bodies.kinematics(self.u, self.du).dq @ self.du).max(initial=0.0))
+        ahead = self.u + self.du * (self.length / speed if speed > 0 else 0.0)
+        return self.features.frame(contact, ahead).margin
+
+    def _slip(self, grip: _Grip, u: np.ndarray, du: np.ndarray) -> float:
+        """The contact's sliding velocity: the tangential speed of the second part's point on the first's."""
+        return float(self._tangent(grip, u) @ du)
+
+    def _tangent(self, grip: _Grip, u: np.ndarray) -> np.ndarray:
+        frame = self.features.frame(grip.contact, u)
+        moving = self.bodies.point_jacobian(grip.contact.part_b, frame.point, u) - \
+            self.bodies.point_jacobian(grip.contact.part_a, frame.point, u)
+        grip.normal = np.array([-frame.tangent[1], frame.tangent[0]]) @ moving
+        return frame.tangent @ moving
+
+    def _cone(self, plan: _Plan, forces: np.ndarray) -> list[float]:
+        """Per grip: how far inside the friction cone it holds (``mu`` times the normal force less
+        the friction force, when it sticks) or how it keeps slipping (its sliding velocity times
+        the direction it slips in); both must stay positive."""
+        margins = []
+        for grip in plan.grips:
+            inside = self.features.frame(grip.contact, self.u_now).margin
+            margins.append(inside if grip.on else -inside)  # the exact contact's point leaves or reaches its face
+            if not grip.on:
+                continue
+            if grip.stick:
+                friction = forces[len(plan.G) + plan.sticking.index(grip)]
+                margins.append(grip.mu * grip.scale * forces[grip.row] - abs(friction))
+            else:
+                margins.append(grip.sign * self._slip(grip, self.u_now, self.du_now))
+        return margins
+
+    def _acceleration(self, u: np.ndarray, du: np.ndarray, plan: _Plan, complementary: bool = False):
+        """The free coordinates' accelerations (driven ones have none) with the plan's rows held
+        at zero slack acceleration and its sticking contacts at zero sliding acceleration, and the
+        multipliers: the rows' (complementary: only pressing ones), then the sticking friction forces.
+        A slipping contact's friction, ``mu`` times its normal force against its slip, rides on its row."""
         M, f = self.bodies.terms(u, du, self.t)
         free = self._free()
         ddu = np.zeros(self.n)
         MF = M[np.ix_(free, free)]
         base = np.linalg.solve(MF, f[free])
-        if not len(rows):
+        if not len(plan.G):
             ddu[free] = base
             return ddu, np.zeros(0)
         kin = self.bodies.kinematics(u, du)
-        N = -(rows @ kin.dq)[:, free]
-        kappa = -(rows @ kin.ddq)
-        Minv_N = np.linalg.solve(MF, N.T)
-        A, b = N @ Minv_N, N @ base + kappa
+        N = -(plan.G @ kin.dq)[:, free]
+        kappa = -(plan.G @ kin.ddq)
+        D = N.copy()
+        T = []
+        for grip in plan.sticking + plan.slipping:
+            tangent = self._tangent(grip, u)[free]
+            normal = grip.normal[free]
+            grip.scale = abs(N[grip.row] @ normal) / (normal @ normal)  # normal force per unit multiplier
+            if grip.stick:
+                T.append(tangent)
+            else:
+                D[grip.row] = N[grip.row] - grip.mu * grip.sign * grip.scale * tangent
+        held = np.vstack([N] + T) if T else N
+        pushed = np.vstack([D] + T) if T else D
+        Minv_pushed = np.linalg.solve(MF, pushed.T)
+        A, b = held @ Minv_pushed, held @ base + np.concatenate([kappa, np.zeros(len(T))])
         if complementary:
             forces = complementarity(A, b, float(np.abs(b).max(initial=0.0)))
         else:
             forces = np.linalg.lstsq(A, -b, rcond=None)[0]
-        ddu[free] = base + Minv_N @ forces
+        ddu[free] = base + Minv_pushed @ forces
         return ddu, forces
 
     # -- ledger, stretches, samples ----------------------------------------------------------
 
-    def _accrue(self, dense, t0: float, t1: float) -> None:
-        """Add the loads' work and the dampers' loss over ``[t0, t1]`` (Gauss-Legendre on the dense output)."""
+    def _accrue(self, dense, t0: float, t1: float, plan: _Plan) -> None:
+        """Add the loads' work and the dampers' and slipping contacts' losses over ``[t0, t1]``
+        (Gauss-Legendre on the dense output)."""
         if t1 <= t0 or self.open is None:
             return
         nodes, weights = np.polynomial.legendre.leggauss(8)
@@ -297,6 +426,10 @@ class _Simulation:
         for x, w in zip(nodes, weights):
             y = dense(t0 + half * (x + 1))
             work, loss = self.bodies.power(y[:self.n], y[self.n:])
+            if plan.slipping:
+                forces = self._acceleration(y[:self.n], y[self.n:], plan)[1]
+                loss += sum(g.mu * g.scale * forces[g.row] * abs(self._slip(g, y[:self.n], y[self.n:]))
+                            for g in plan.slipping)
             self.open["work"] += w * half * work
             self.open["losses"] += w * half * loss
 

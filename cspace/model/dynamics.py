@@ -105,12 +105,20 @@ class Dynamics:
     loads: tuple[Load, ...] = ()
     sampling: float = 0.01  # seconds between the path's samples (every event is sampled too)
 
-    def law(self, a: str, b: str) -> tuple[float, float]:
-        """Restitution and friction between parts ``a`` and ``b`` (any faces): the last contact
-        law naming both parts without faces, else the mechanism-wide values."""
+    def law(self, a: str, b: str, faces_a: tuple[str, ...] = (), faces_b: tuple[str, ...] = ()) -> tuple[float, float]:
+        """Restitution and friction between parts ``a`` and ``b`` touching with ``faces_a`` and
+        ``faces_b`` (a face, or a corner's two): the last contact law that names both parts and
+        either no faces or one face of each that touches, else the mechanism-wide values."""
         restitution, friction = self.restitution, self.friction
         for law in self.contacts:
-            if set(law.parts) == {a, b} and not law.faces:
+            if law.faces:
+                named = dict(zip(law.parts, law.faces))
+                touching = {a: {f for entry in faces_a for f in entry.split("+")},
+                            b: {f for entry in faces_b for f in entry.split("+")}}
+                applies = set(law.parts) == {a, b} and all(named[p] in touching[p] for p in (a, b))
+            else:
+                applies = set(law.parts) == {a, b}
+            if applies:
                 restitution = restitution if law.restitution is None else law.restitution
                 friction = friction if law.friction is None else law.friction
         return restitution, friction

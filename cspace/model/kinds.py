@@ -68,9 +68,11 @@ class DynamicsKind(StrEnum):
 
 
 class Mode(StrEnum):
-    """What a stretch of a full-dynamics path does: flies free, rests on contacts or stops,
-    or is an impact (an instant)."""
+    """What a stretch of a full-dynamics path does: flies free, rests on contacts or stops (smooth,
+    gripping or sliding), or is an impact (an instant)."""
 
     FLIGHT = "flight"
-    CONTACT = "contact"
+    CONTACT = "contact"  # resting on smooth contacts
+    STICK = "stick"  # resting, every contact with friction gripping
+    SLIP = "slip"  # resting, a contact with friction sliding
     IMPACT = "impact"
