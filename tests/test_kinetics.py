@@ -265,9 +265,9 @@ def test_a_turning_arm_meets_a_stop_beyond_the_seam_of_its_turn(degrees, rate, s
     """The pair spaces of a freely turning part cover one turn; the arm must find the stop that
     lies across +-pi (it passed through it while the seam was no event). The oracle turns the real
     arm with shapely until it first meets the stop."""
+    from scipy.optimize import brentq
     from shapely.affinity import rotate
     from shapely.geometry import box
-    from scipy.optimize import brentq
 
     a = math.radians(degrees)
     cx, cy = 1.5 * math.cos(a), 1.5 * math.sin(a)

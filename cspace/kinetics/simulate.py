@@ -27,8 +27,8 @@ from scipy.integrate import DOP853
 from scipy.optimize import brentq
 
 from ..model.kinds import Mode
-from ..spaces.pairspace import Contact
 from ..model.tolerance import NOISE
+from ..spaces.pairspace import Contact
 from ..tracing.analysis import Analysis
 from ..tracing.regions import RegionDiagram
 from .bodies import Bodies
