@@ -350,3 +350,16 @@ def test_sliding_loses_what_friction_takes_and_nothing_else(disk):
             assert stretch.losses == pytest.approx(0.0, abs=1e-12)
         if stretch.mode == Mode.SLIP:
             assert stretch.losses > 0
+
+
+def test_the_linkage_table_is_the_exact_linkage_to_rounding():
+    """The four-bar's reduced mass, its derivative, gravity's force and potential and the rocker's
+    angle with two derivatives, from the table, against the joints solved exactly at 200 inputs
+    over three turns (none of them a table node)."""
+    from cspace.kinetics.linkage_terms import LinkageTerms
+
+    mechanism = load(fixture_path("kramer-four-bar"))
+    table = LinkageTerms.of(mechanism, mechanism.linkages[0])
+    for x in np.random.default_rng(5).uniform(-3 * math.pi, 3 * math.pi, 200):
+        exact = table.exact(x)
+        assert np.abs(table.at(x) - exact).max() <= 1e-12 * np.abs(exact).max()

@@ -22,6 +22,7 @@ import numpy as np
 from ..model.kinds import Motion
 from ..model.mechanism import Mechanism, Part
 from .linkage_motion import LinkageMotion
+from .linkage_terms import LinkageTerms
 
 
 @dataclass(frozen=True)
@@ -78,12 +79,22 @@ class Bodies:
             for member in link.members + (mechanism.coordinate(link.output).part,):
                 moved_by[member] = (motion, column)
         self._moved = moved_by
+        # A linkage's parts enter through its table (exactly, through its joints, where it has none).
+        self._tables = []
+        for motion, column, _, link in self._links:
+            table = LinkageTerms.of(mechanism, link)
+            if table is not None:
+                self._tables.append((table, column))
+        tabled = {name for table, _ in self._tables for name in table.motion.parts
+                  if name != mechanism.coordinate(table.motion.linkage.input).part}
+        self._table_of = {table.motion.linkage.name: table for table, _ in self._tables}
         self._parts = [(part, moved_by.get(part.name)) for part in mechanism.parts if part.mass is not None
-                       and (part.motion != Motion.FIXED)]
+                       and part.motion != Motion.FIXED and part.name not in tabled]
         self._gravity = np.asarray(self.dynamics.gravity, float)
         self._springs = [(names.index(s.coordinate), s.stiffness, s.rest) for s in self.dynamics.springs]
         self._dampers = [(names.index(d.coordinate), d.coefficient) for d in self.dynamics.dampers]
         self._loads = [(names.index(load.coordinate), load.value) for load in self.dynamics.loads]
+        self.powered = bool(self._loads or self._dampers)  # whether any work is done or taken but by contacts
 
     def initial(self) -> tuple[np.ndarray, np.ndarray]:
         """The independent coordinates' initial values and rates."""
@@ -97,8 +108,9 @@ class Bodies:
         q, dq, ddq = np.zeros(count), np.zeros((count, self.n)), np.zeros(count)
         q[self.independent] = u
         dq[self.independent, np.arange(self.n)] = 1.0
-        for motion, column, output, _ in self._links:
-            y, dy, ddy = motion.jet(float(u[column])).output
+        for motion, column, output, link in self._links:
+            table = self._table_of.get(link.name)
+            y, dy, ddy = table.at(float(u[column]))[4:] if table is not None else motion.jet(float(u[column])).output
             q[output], dq[output, column], ddq[output] = y, dy, ddy * du[column] ** 2
         return Kinematics(q, dq, ddq)
 
@@ -114,6 +126,12 @@ class Bodies:
             J, k, j, kw = self._jets(part, moved, u, du)
             M += mass.mass * J.T @ J + mass.inertia * np.outer(j, j)
             rest += mass.mass * J.T @ (self._gravity - k) - mass.inertia * j * kw
+        for table, column in self._tables:
+            mass, dmass, force = table.at(float(u[column]))[:3]
+            M[column, column] += mass
+            rest[column] += force - 0.5 * dmass * du[column] ** 2
+        if not (self._springs or self.powered):
+            return M, rest
         kin = self.kinematics(u, du)
         rates = kin.dq @ du
         for index, stiffness, value in self._springs:
@@ -133,6 +151,10 @@ class Bodies:
             v, w = J @ du, float(j @ du)
             kinetic += 0.5 * (mass.mass * float(v @ v) + mass.inertia * w * w)
             potential -= mass.mass * float(self._gravity @ self._centre(part, moved, u))
+        for table, column in self._tables:
+            mass, _, _, gravity = table.at(float(u[column]))[:4]
+            kinetic += 0.5 * mass * du[column] ** 2
+            potential += gravity
         q = self.kinematics(u, du).q
         potential += sum(0.5 * stiffness * (q[index] - value) ** 2 for index, stiffness, value in self._springs)
         return Energies(kinetic, potential)

@@ -36,6 +36,7 @@ from .contact import complementarity
 from .coulomb import Features
 from .result import DynamicTrace, Stretch
 
+LEDGER_NODES = np.polynomial.legendre.leggauss(8)  # Gauss-Legendre on a step: exact for its dense output's work
 NODES = 0.5 - 0.5 * np.cos(np.pi * (np.arange(12) + 0.5) / 12)  # Chebyshev points of a step, in (0, 1)
 DEGREE = 7  # DOP853's dense output is a polynomial of this degree in time
 ZENO_FLIGHTS = 10  # flights whose ratios must agree before their accumulation point is taken
@@ -301,6 +302,8 @@ class _Simulation:
             y = dense(t)
             return np.concatenate([slack(y), forces(y)])
 
+        if not len(values(t0)):  # nothing to watch: no row, no seam, no contact
+            return None
         return first_crossing(values, t0, t1, self.mechanism.tolerance.quantum)
 
     def _resting(self, G: np.ndarray, slack: np.ndarray, kin) -> np.ndarray:
@@ -385,8 +388,8 @@ class _Simulation:
         M, f = self.bodies.terms(u, du, self.t)
         free = self._free()
         ddu = np.zeros(self.n)
-        MF = M[np.ix_(free, free)]
-        base = np.linalg.solve(MF, f[free])
+        MF = M if self.all_free else M[np.ix_(free, free)]
+        base = f[free] / MF[0, 0] if len(MF) == 1 else np.linalg.solve(MF, f[free])
         if not len(plan.G):
             ddu[free] = base
             return ddu, np.zeros(0)
@@ -419,11 +422,10 @@ class _Simulation:
     def _accrue(self, dense, t0: float, t1: float, plan: _Plan) -> None:
         """Add the loads' work and the dampers' and slipping contacts' losses over ``[t0, t1]``
         (Gauss-Legendre on the dense output)."""
-        if t1 <= t0 or self.open is None:
+        if t1 <= t0 or self.open is None or not (self.bodies.powered or plan.slipping):
             return
-        nodes, weights = np.polynomial.legendre.leggauss(8)
         half = (t1 - t0) / 2
-        for x, w in zip(nodes, weights):
+        for x, w in zip(*LEDGER_NODES):
             y = dense(t0 + half * (x + 1))
             work, loss = self.bodies.power(y[:self.n], y[self.n:])
             if plan.slipping:
@@ -513,6 +515,7 @@ class _Simulation:
             end = math.inf if motion.duration is None else start + motion.duration
             spans.append((start, end, velocities))
             start = end
+        self.all_free = bool(self.free_mask.all())
 
         def drive(t: float) -> tuple[float, np.ndarray]:
             for begin, end, velocities in spans:
