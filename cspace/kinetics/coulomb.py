@@ -24,11 +24,16 @@ class Frame:
     """A contact's point in the plane, the unit tangent along which its parts slide, and how far
     inside both features the point lies (``margin``, a length: negative when the exact parts
     touch there no longer, as a disk rolled past the end of a face its flattened outline still
-    rests on, or a corner held off a curved face by less than the arc tolerance)."""
+    rests on, or a corner held off a curved face by less than the arc tolerance): the least of
+    ``margins``, each smooth, so the events of reaching an end can be found on the dense output."""
 
     point: np.ndarray
     tangent: np.ndarray
-    margin: float
+    margins: tuple[float, ...]  # smooth in the configuration, each above zero inside the features
+
+    @property
+    def margin(self) -> float:
+        return min(self.margins, default=math.inf)
 
     def __repr__(self) -> str:
         return (f"Frame(point={self.point.round(9).tolist()}, tangent={self.tangent.round(9).tolist()}, "
@@ -41,6 +46,8 @@ class Features:
     def __init__(self, bodies: Bodies) -> None:
         self.bodies = bodies
         self.touch = bodies.mechanism.tolerance.length  # a corner this near a face touches it
+        self._chosen: dict[Contact, tuple[int | None, int | None]] = {}
+        self._last: dict[Contact, tuple[bytes, Frame]] = {}  # the frame at the last state asked, per contact
         self._faces: dict[str, dict[str, list[Element]]] = {}
         for part in bodies.mechanism.parts:
             faces: dict[str, list[Element]] = {}
@@ -50,18 +57,39 @@ class Features:
                         faces.setdefault(element.name, []).append(element)
             self._faces[part.name] = faces
 
+    def forget(self) -> None:
+        """Choose the touching elements of each contact's faces afresh (the parts have moved on)."""
+        self._chosen.clear()
+        self._last.clear()
+
     def frame(self, contact: Contact, u: np.ndarray) -> Frame:
-        """The contact's point and sliding direction at the independent coordinates ``u``."""
+        """The contact's point and sliding direction at the independent coordinates ``u``: of the
+        elements its faces name, those nearest each other where first asked since :meth:`forget`."""
         a = self._placed(contact.part_a, contact.faces_a, u)
         b = self._placed(contact.part_b, contact.faces_b, u)
+        if contact not in self._chosen:
+            self._chosen[contact] = self._choose(a, b)
+        first, second = self._chosen[contact]
+        a = a if first is None else [a[first]]
+        b = b if second is None else [b[second]]
         if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
             raise ValueError(f"contact {contact}: a corner on a corner has no sliding direction")
         if isinstance(a, np.ndarray):
             return _corner_on(a, _nearest(b, a), self.touch)
         if isinstance(b, np.ndarray):
             return _corner_on(b, _nearest(a, b), self.touch)
+        return _face_on_face(a[0], b[0])
+
+    def _choose(self, a, b) -> tuple[int | None, int | None]:
+        """Which element of each side's face touches (None for a corner)."""
+        if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+            return None, None
+        if isinstance(a, np.ndarray):
+            return None, b.index(_nearest(b, a))
+        if isinstance(b, np.ndarray):
+            return a.index(_nearest(a, b)), None
         ea, eb = _closest_pair(a, b)
-        return _face_on_face(ea, eb)
+        return a.index(ea), b.index(eb)
 
     def _placed(self, part: str, faces: tuple[str, ...], u: np.ndarray):
         """A corner (the point two faces share) or a face's elements, in the plane. A corner may
@@ -114,12 +142,12 @@ def _corner_on(corner: np.ndarray, element, touch: float) -> Frame:
     e, start, end, centre = element
     if centre is not None:
         radial = corner - centre
-        gap = abs(np.linalg.norm(radial) - e.radius)
-        margin = min(_within_arc(element, corner), touch - gap)
-        return Frame(corner, np.array([-radial[1], radial[0]]) / np.linalg.norm(radial), margin)
+        off = float(np.linalg.norm(radial)) - e.radius  # signed: outside the arc's circle above zero
+        return Frame(corner, np.array([-radial[1], radial[0]]) / np.linalg.norm(radial),
+                     _within_arc(element, corner) + (touch - off, touch + off))
     d = (end - start) / np.linalg.norm(end - start)
-    gap = abs(float(np.cross(d, corner - start)))
-    return Frame(corner, d, min(_within_line(start, end, corner), touch - gap))
+    off = float(np.cross(d, corner - start))
+    return Frame(corner, d, _within_line(start, end, corner) + (touch - off, touch + off))
 
 
 def _face_on_face(a, b) -> Frame:
@@ -129,35 +157,37 @@ def _face_on_face(a, b) -> Frame:
         ends = sorted([0.0, (fa - sa) @ d])
         others = sorted([(sb - sa) @ d, (fb - sa) @ d])
         low, high = max(ends[0], others[0]), min(ends[1], others[1])
-        return Frame(sa + d * (low + high) / 2, d, high - low)
+        return Frame(sa + d * (low + high) / 2, d, (ends[1] - others[0], others[1] - ends[0]))
     if ca is not None and cb is not None:
         axis = (cb - ca) / np.linalg.norm(cb - ca)
         inside = np.linalg.norm(cb - ca) < max(ea.radius, eb.radius)
         point = ca + axis * (ea.radius if not inside or ea.radius >= eb.radius else -ea.radius)
-        return Frame(point, np.array([-axis[1], axis[0]]), min(_within_arc(a, point), _within_arc(b, point)))
+        return Frame(point, np.array([-axis[1], axis[0]]), _within_arc(a, point) + _within_arc(b, point))
     line, arc = ((sa, fa), b) if ca is None else ((sb, fb), a)
     start, end = line
     d = (end - start) / np.linalg.norm(end - start)
     point = start + d * ((arc[3] - start) @ d)
-    return Frame(point, d, min(_within_line(start, end, point), _within_arc(arc, point)))
+    return Frame(point, d, _within_line(start, end, point) + _within_arc(arc, point))
 
 
-def _within_line(start: np.ndarray, end: np.ndarray, point: np.ndarray) -> float:
-    """How far along a segment from its nearer end a point projects (negative beyond an end)."""
+def _within_line(start: np.ndarray, end: np.ndarray, point: np.ndarray) -> tuple[float, ...]:
+    """How far a point projects past a segment's start and short of its end (each negative beyond)."""
     d = end - start
-    along = (point - start) @ d / np.linalg.norm(d)
-    return float(min(along, np.linalg.norm(d) - along))
+    length = float(np.linalg.norm(d))
+    along = float((point - start) @ d) / length
+    return (along, length - along)
 
 
-def _within_arc(element, point: np.ndarray) -> float:
-    """How far along an arc from its nearer end the point's direction lies (a length; a full
-    circle has no end)."""
+def _within_arc(element, point: np.ndarray) -> tuple[float, ...]:
+    """How far along an arc from each of its ends the point's direction lies (lengths, negative
+    beyond an end; none for a full circle, which has no end). Measured from the arc's middle, so
+    both are smooth wherever the point is near the arc."""
     e, start, _, centre = element
     if e.start == e.end:
-        return math.inf
+        return ()
     a0 = math.atan2(start[1] - centre[1], start[0] - centre[0])
+    sense = 1.0 if e.ccw else -1.0
+    middle = a0 + sense * e.sweep / 2
     a = math.atan2(point[1] - centre[1], point[0] - centre[0])
-    turn = ((a - a0) if e.ccw else (a0 - a)) % (2 * math.pi)
-    sweep = e.sweep
-    inside = turn <= sweep
-    return e.radius * (min(turn, sweep - turn) if inside else -min(turn - sweep, 2 * math.pi - turn))
+    off = sense * (((a - middle) + math.pi) % (2 * math.pi) - math.pi)
+    return (e.radius * (e.sweep / 2 + off), e.radius * (e.sweep / 2 - off))

@@ -37,8 +37,9 @@ from .coulomb import Features
 from .result import DynamicTrace, Stretch
 
 LEDGER_NODES = np.polynomial.legendre.leggauss(8)  # Gauss-Legendre on a step: exact for its dense output's work
-NODES = 0.5 - 0.5 * np.cos(np.pi * (np.arange(12) + 0.5) / 12)  # Chebyshev points of a step, in (0, 1)
+NODES = 0.5 - 0.5 * np.cos(np.pi * (np.arange(9) + 0.5) / 9)  # Chebyshev points of a step, in (0, 1)
 DEGREE = 7  # DOP853's dense output is a polynomial of this degree in time
+MAX_HALVINGS = 12  # a step is halved at most this often to follow an event function no polynomial fits
 ZENO_FLIGHTS = 10  # flights whose ratios must agree before their accumulation point is taken
 ZENO_AGREEMENT = 1e-6  # how closely the ratios of successive flight times must agree
 MAX_EVENTS = 100_000
@@ -53,10 +54,12 @@ class _Grip:
     contact: Contact
     mu: float
     on: bool = True  # the exact parts touch at the contact's point (else it holds no friction yet)
+    outside: tuple[int, ...] = ()  # which of its frame's margins are below zero, when it is not on
     stick: bool = True
     sign: float = 1.0
     scale: float = 1.0
     normal: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    at: tuple[bytes, np.ndarray] | None = None  # the tangent row at the last state asked
 
 
 @dataclass
@@ -103,6 +106,7 @@ class _Simulation:
         self.bodies = Bodies(mechanism)
         self.features = Features(self.bodies)
         self.u_now = self.du_now = None
+        self.step: float | None = None
         self.diagram = RegionDiagram(analysis)
         self.layout = analysis.layout
         self.pairs = analysis.constraining_pairs
@@ -275,8 +279,9 @@ class _Simulation:
             return np.concatenate([forces[:len(plan.G)], self._cone(plan, forces)])
 
         scale = self.mechanism.size
+        hint = None if self.step is None else min(self.step, (stop - self.t) / 2)
         solver = DOP853(rhs, self.t, np.concatenate([self.u, self.du]), stop, rtol=self.rtol,
-                        atol=self.rtol * scale, first_step=None)
+                        atol=self.rtol * scale, first_step=hint if hint and hint > 0 else None)
         while True:
             before = self.t
             solver.step()
@@ -286,6 +291,7 @@ class _Simulation:
             event = self._first_event(dense, before, solver.t, slack, holding)
             t = solver.t if event is None else event
             y = dense(t) if event is not None else solver.y
+            self.step = solver.h_abs  # the next step the solver would take: where the next region starts
             self._accrue(dense, before, t, plan)
             self._sample_grid(dense, before, t)
             self.t, self.u, self.du = t, y[:self.n].copy(), y[self.n:].copy()
@@ -319,6 +325,7 @@ class _Simulation:
         """How the resting rows hold: each one with friction (a contact law's ``mu`` above zero)
         sticks while its friction force stays inside the cone, and slips otherwise."""
         plan = _Plan(G[resting])
+        self.features.forget()
         region = self.diagram.region(key)
         q = self.bodies.kinematics(self.u, self.du).q
         local = self.layout.local(q, key[len(self.pairs):])
@@ -332,8 +339,9 @@ class _Simulation:
             laws = [(c, self.mechanism.dynamics.law(c.part_a, c.part_b, c.faces_a, c.faces_b)[1]) for c in contacts]
             gripping = [(self._margin_ahead(c), str(c), c, mu) for c, mu in laws if mu > 0]
             if gripping:  # the contact the exact parts make here (the most inside its features)
-                margin, _, contact, mu = max(gripping, key=lambda g: g[:2])
-                plan.grips.append(_Grip(position, contact, mu, on=margin >= 0))
+                margins, _, contact, mu = max(gripping, key=lambda g: (min(g[0], default=math.inf), g[1]))
+                outside = tuple(k for k, m in enumerate(margins) if m < 0)
+                plan.grips.append(_Grip(position, contact, mu, on=not outside, outside=outside))
         for grip in plan.grips:
             slip = self._slip(grip, self.u, self.du)
             grip.stick, grip.sign = abs(slip) <= self.still, math.copysign(1.0, slip)
@@ -345,23 +353,27 @@ class _Simulation:
                     grip.stick, grip.sign = False, -math.copysign(1.0, forces[len(plan.G) + plan.sticking.index(grip)])
         return plan
 
-    def _margin_ahead(self, contact: Contact) -> float:
+    def _margin_ahead(self, contact: Contact) -> tuple[float, ...]:
         """How far inside its features the contact's exact point lies once the parts have moved
         on by a length tolerance: on an end of a face, whether it is coming onto it or leaving."""
         speed = float(np.abs(self.bodies.kinematics(self.u, self.du).dq @ self.du).max(initial=0.0))
         ahead = self.u + self.du * (self.length / speed if speed > 0 else 0.0)
-        return self.features.frame(contact, ahead).margin
+        return self.features.frame(contact, ahead).margins
 
     def _slip(self, grip: _Grip, u: np.ndarray, du: np.ndarray) -> float:
         """The contact's sliding velocity: the tangential speed of the second part's point on the first's."""
         return float(self._tangent(grip, u) @ du)
 
     def _tangent(self, grip: _Grip, u: np.ndarray) -> np.ndarray:
+        if grip.at is not None and grip.at[0] == u.tobytes():
+            return grip.at[1]
         frame = self.features.frame(grip.contact, u)
         moving = self.bodies.point_jacobian(grip.contact.part_b, frame.point, u) - \
             self.bodies.point_jacobian(grip.contact.part_a, frame.point, u)
         grip.normal = np.array([-frame.tangent[1], frame.tangent[0]]) @ moving
-        return frame.tangent @ moving
+        tangent = frame.tangent @ moving
+        grip.at = (u.tobytes(), tangent)
+        return tangent
 
     def _cone(self, plan: _Plan, forces: np.ndarray) -> list[float]:
         """Per grip: how far inside the friction cone it holds (``mu`` times the normal force less
@@ -369,13 +381,16 @@ class _Simulation:
         the direction it slips in); both must stay positive."""
         margins = []
         for grip in plan.grips:
-            inside = self.features.frame(grip.contact, self.u_now).margin
-            margins.append(inside if grip.on else -inside)  # the exact contact's point leaves or reaches its face
-            if not grip.on:
+            inside = self.features.frame(grip.contact, self.u_now).margins
+            if grip.on:  # the exact contact's point leaves its features, or comes onto them
+                margins.extend(inside)
+            else:
+                margins.extend(-inside[k] for k in grip.outside)
                 continue
             if grip.stick:
                 friction = forces[len(plan.G) + plan.sticking.index(grip)]
-                margins.append(grip.mu * grip.scale * forces[grip.row] - abs(friction))
+                bound = grip.mu * grip.scale * forces[grip.row]
+                margins += [bound - friction, bound + friction]
             else:
                 margins.append(grip.sign * self._slip(grip, self.u_now, self.du_now))
         return margins
@@ -526,19 +541,24 @@ class _Simulation:
         return drive
 
 
-def first_crossing(values, t0: float, t1: float, tight: float) -> float | None:
+def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0) -> float | None:
     """The first time in ``(t0, t1]`` where a component of the smooth vector function ``values``
-    falls below zero. Each component is interpolated at Chebyshev points of the step (exactly,
-    when it is a polynomial of degree ``DEGREE`` in time, as a row's slack on a DOP853 step of
-    parts on fixed axes is); a component whose interpolant stays clear of zero is passed over,
-    the others are followed through every root of the interpolant and of its derivative, so a
-    crossing and a crossing back inside one step are seen, and the first crossing is refined on
-    the function. A component that starts within ``tight`` of zero (the contact just made or
-    left) counts from where it has risen above ``tight`` (the exact grid's step: far below any
-    contact's tolerance, far above the rounding of a slack).
+    falls below zero. Each component is fitted by a polynomial of degree ``DEGREE`` at Chebyshev
+    points of the step (exactly, when it is one, as a row's slack on a DOP853 step of parts on
+    fixed axes is; the fit's residual at the points says how far it is from one). A component
+    whose fit stays clear of zero by more than its residual is passed over; where a component near
+    zero is not such a polynomial (a corner's distance to a curve, with a dip narrower than the
+    step), the step is halved and each half looked at in turn; otherwise every root of the fit
+    and of its derivative is followed, so a crossing and a crossing back inside one step are
+    seen, and the first crossing is refined on the function. A component that starts within
+    ``tight`` of zero (the contact just made or left) counts from where it has risen above
+    ``tight`` (the exact grid's step: far below any contact's tolerance, far above the rounding
+    of a slack).
 
     >>> round(first_crossing(lambda t: np.array([(t - 0.5) ** 2 - 0.01, 1 - t]), 0.0, 1.0, 1e-9), 12)
     0.4
+    >>> round(first_crossing(lambda t: np.array([np.hypot(t - 0.7, 1e-4) - 2e-4]), 0.0, 1.0, 1e-12), 9)
+    0.699826795
     """
     times = t0 + (t1 - t0) * NODES
     sampled = np.array([values(t) for t in times])
@@ -546,8 +566,13 @@ def first_crossing(values, t0: float, t1: float, tight: float) -> float | None:
         return None
     x = 2 * NODES - 1
     coefficients = np.polynomial.chebyshev.chebfit(x, sampled, DEGREE).reshape(DEGREE + 1, -1)
+    residual = np.abs(np.polynomial.chebyshev.chebval(x, coefficients).T - sampled.reshape(len(x), -1)).max(axis=0)
     start = values(t0)
-    clear = (coefficients[0] - np.abs(coefficients[1:]).sum(axis=0) > tight) & (start > tight)
+    clear = (coefficients[0] - np.abs(coefficients[1:]).sum(axis=0) - 2 * residual > tight) & (start > tight)
+    if depth < MAX_HALVINGS and (residual[~clear] > tight).any():
+        middle = (t0 + t1) / 2
+        first = first_crossing(values, t0, middle, tight, depth + 1)
+        return first if first is not None else first_crossing(values, middle, t1, tight, depth + 1)
     first = None
     for column in np.flatnonzero(~clear).tolist():
         c = coefficients[:, column]
