@@ -6,13 +6,23 @@ finely than the tracer's linearization) and reports any two parts overlapping de
 than the tolerance, any force-loaded part at rest that nothing holds, and any two
 parts that slip while their sticky faces touch (friction holds them in tandem, so
 while they touch neither moves against the other).
+
+Given a full-dynamics path (a :class:`~cspace.kinetics.result.DynamicTrace`) it checks
+every sample for overlaps the same way (linkage members posed by the linkage's exact
+motion, :class:`~cspace.kinetics.linkage_motion.LinkageMotion`), every coordinate
+within its limits, and the energy ledger (:func:`energy_bound`): each sample's
+energies are what the masses hold at its configuration and rates (recomputed here
+from the parts' masses, axes and pivots), each stretch's ledger balances, no impact
+gains energy, and a stretch with nothing to add or take energy (no load, damper or sliding
+friction) keeps it.
 :func:`assert_traces_equal` compares two traces' reports byte for byte.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import zip_longest
 
@@ -23,9 +33,11 @@ from shapely.geometry import LineString
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from .kinetics.linkage_motion import LinkageMotion
+from .kinetics.result import DynamicTrace, Stretch
 from .model.checks import overlap_depth
 from .model.geometry import Line, Profile
-from .model.kinds import Motion
+from .model.kinds import Mode, Motion
 from .model.mechanism import Mechanism
 from .model.poses import z_offset
 from .model.tolerance import NOISE
@@ -37,6 +49,11 @@ FINE = 1e-3  # oracle arc sampling, as a fraction of the arc tolerance
 OVERLAP = "overlap"
 HELD_BY_NOTHING = "held by nothing"
 SLIP = "slip"
+LIMIT = "limit"  # full dynamics: a coordinate past one of its limits
+ENERGY = "energy"  # full dynamics: the energy ledger does not hold
+# A full-dynamics stretch's energy may miss its ledger by this many times the integration
+# tolerance times the energy scale (:func:`energy_bound`): a step at most.
+ENERGY_STEPS = 1000
 SLIP_ALLOWANCE = 10  # a gripped part may drift this many length tolerances against the other between samples
 GRIP_RUN = 4  # sticky faces within the tolerance along this many tolerances run together (not a point)
 
@@ -48,7 +65,10 @@ class Violation:
     ``overlap``: two parts overlap ``amount`` deep. ``held by nothing``: a force-loaded
     part at rest can move ``amount`` along its force (``coordinate``) touching nothing.
     ``slip``: two parts whose sticky faces grip at this sample and the next (:func:`grips`)
-    moved ``amount`` against each other in between.
+    moved ``amount`` against each other in between. Full dynamics (``segment`` is then the
+    stretch's index, ``within`` says so): ``limit``: ``coordinate`` is ``amount`` past the
+    limit ``detail`` names; ``energy``: the ledger misses by ``amount``, ``detail`` says
+    which ledger and the bound.
     """
 
     kind: str
@@ -57,9 +77,15 @@ class Violation:
     parts: tuple[str, ...]
     amount: float
     coordinate: str = ""
+    detail: str = ""
+    within: str = "segment"
 
     def __str__(self) -> str:
-        when = f"at t = {self.time:.6g} (segment {self.segment})"
+        when = f"at t = {self.time:.6g} ({self.within} {self.segment})"
+        if self.kind == LIMIT:
+            return f"{self.coordinate} of {self.parts[0]} {self.amount:.3g} past its {self.detail} {when}"
+        if self.kind == ENERGY:
+            return f"energy: {self.detail}: off by {self.amount:.3g} {when}"
         if self.kind == HELD_BY_NOTHING:
             return (f"{self.parts[0]} held by nothing {when}: at rest under the force on {self.coordinate}, "
                     f"yet it can move {self.amount:.3g} along it touching nothing")
@@ -85,26 +111,41 @@ class Scene:
     """The real shapes of a mechanism's parts (arcs far finer than the tracer's), placed
     at coordinate values with their own posing from the model's axes and pivots."""
 
-    def __init__(self, mechanism: Mechanism) -> None:
+    def __init__(self, mechanism: Mechanism, members: bool = False) -> None:
         self.mechanism = mechanism
         self.origin = mechanism.origin  # shapes relative to it: far-out parts keep their precision
         self.grid = mechanism.tolerance.quantum  # overlays snap-round to it (robust; see overlap_depth)
         fine = mechanism.tolerance.arc * FINE
         # On the exact grid (a thousandth of the length tolerance): GEOS's overlays lose a
         # whole overlap when a coordinate is far below it (a table's top 1e-304 above zero).
+        # Linkage members only with ``members``: :meth:`place` then takes their poses.
         self.base = {(part.name, k): shapely.set_precision(material(slice_.profiles, fine, self.origin), self.grid)
-                     for part in mechanism.parts if part.motion != Motion.LINKAGE
+                     for part in mechanism.parts if members or part.motion != Motion.LINKAGE
                      for k, slice_ in enumerate(part.slices)}
+        self.members = {part.name for part in mechanism.parts if part.motion == Motion.LINKAGE}
 
-    def place(self, values: dict[str, float], parts: set[str] | None = None) -> dict[tuple[str, int], BaseGeometry]:
-        """Every (or each named) non-linkage part slice at ``values``, by (part, slice index)."""
+    def place(self, values: dict[str, float], parts: set[str] | None = None,
+              poses: Mapping[str, tuple[float, float, float]] | None = None) -> dict[tuple[str, int], BaseGeometry]:
+        """Every (or each named) part slice at ``values``, by (part, slice index): a linkage member
+        (in a scene made with ``members``) at its pose in ``poses``, ``(angle, tx, ty)`` mapping its
+        frame to the plane as ``R(angle) p + (tx, ty)``, and left out when it has none there."""
         placed = {}
         for (name, k), shape in self.base.items():
-            if parts is None or name in parts:
-                angle, dx, dy, pivot = self.pose(name, values)
-                if angle:
-                    shape = affinity.rotate(shape, angle, origin=pivot, use_radians=True)
-                placed[(name, k)] = affinity.translate(shape, dx, dy)
+            if parts is not None and name not in parts:
+                continue
+            if name in self.members:
+                if poses is None or name not in poses:
+                    continue
+                angle, tx, ty = poses[name]
+                # Relative to the origin o: R (p + o) + t - o = R p + (R o + t - o).
+                (ox, oy), c, s = self.origin, math.cos(angle), math.sin(angle)
+                shape = affinity.rotate(shape, angle, origin=(0.0, 0.0), use_radians=True)
+                placed[(name, k)] = affinity.translate(shape, c * ox - s * oy + tx - ox, s * ox + c * oy + ty - oy)
+                continue
+            angle, dx, dy, pivot = self.pose(name, values)
+            if angle:
+                shape = affinity.rotate(shape, angle, origin=pivot, use_radians=True)
+            placed[(name, k)] = affinity.translate(shape, dx, dy)
         return placed
 
     def pose(self, name: str, values: dict[str, float]) -> tuple[float, float, float, tuple[float, float]]:
@@ -164,10 +205,12 @@ def pose_shapes(mechanism: Mechanism, values: dict[str, float]) -> dict[tuple[st
 
 
 def overlaps(mechanism: Mechanism, values: dict[str, float], tolerance: float,
-             scene: Scene | None = None) -> list[tuple[str, str, float]]:
-    """Pairs of parts overlapping deeper than ``tolerance`` (z-intervals taken into account)."""
+             scene: Scene | None = None,
+             poses: Mapping[str, tuple[float, float, float]] | None = None) -> list[tuple[str, str, float]]:
+    """Pairs of parts overlapping deeper than ``tolerance`` (z-intervals taken into account;
+    linkage members at ``poses``, in a scene that has them: :meth:`Scene.place`)."""
     scene = scene or Scene(mechanism)
-    shapes = scene.place(values)
+    shapes = scene.place(values, poses=poses)
     keys = sorted(shapes)
     found = []
     for i, ka in enumerate(keys):
@@ -288,8 +331,11 @@ def _reach(mechanism: Mechanism, rotation) -> float:
     return max(pivot.hausdorff_distance(shape), mechanism.tolerance.length)
 
 
-def replay(trace: Trace) -> list[Violation]:
-    """Check every sample of a trace against the real geometry."""
+def replay(trace: Trace | DynamicTrace) -> list[Violation]:
+    """Check every sample of a trace against the real geometry; a full-dynamics path's
+    coordinate limits and energy ledger too (:func:`energy_bound`)."""
+    if isinstance(trace, DynamicTrace):
+        return _replay_motion(trace)
     mechanism = trace.mechanism
     tolerance = mechanism.tolerance
     names = [c.name for c in mechanism.coordinates]
@@ -317,6 +363,165 @@ def replay(trace: Trace) -> list[Violation]:
                 violations.append(Violation(HELD_BY_NOTHING, time, segment, (mechanism.coordinate(name).part,),
                                             tolerance.support_probe, name))
     return violations
+
+
+# -- full dynamics ---------------------------------------------------------------------------------
+
+
+class _Masses:
+    """A mechanism's masses, their energies recomputed at a sample from the model alone (centres
+    placed by the parts' axes and pivots, a linkage member's by its linkage's exact motion), and
+    the linkage members' poses."""
+
+    def __init__(self, mechanism: Mechanism) -> None:
+        self.mechanism = mechanism
+        self.index = mechanism.coordinate_index
+        self.gravity = np.asarray(mechanism.dynamics.gravity, float)
+        self.motions = [(LinkageMotion(mechanism, link), self.index[link.input], link.members)
+                        for link in mechanism.linkages]
+        self.parts = [part for part in mechanism.parts if part.mass is not None and part.motion != Motion.FIXED]
+        self.springs = [(self.index[s.coordinate], s.stiffness, s.rest) for s in mechanism.dynamics.springs]
+
+    def jets(self, q: np.ndarray) -> dict:
+        """Each linkage member's pose jet (:class:`~cspace.kinetics.linkage_motion.PoseJet`) at ``q``."""
+        return {member: motion.jet(float(q[column])).poses[member]
+                for motion, column, members in self.motions for member in members}
+
+    def energies(self, q: np.ndarray, v: np.ndarray, jets: dict) -> tuple[float, float]:
+        """Kinetic energy, and the potential of gravity and the springs, at ``q`` with rates ``v``."""
+        kinetic = potential = 0.0
+        for part in self.parts:
+            mass = part.mass
+            if part.name in jets:
+                rate = next(float(v[column]) for _, column, members in self.motions if part.name in members)
+                centre, along, _ = jets[part.name].point(mass.centre)
+                velocity, spin = np.asarray(along, float).reshape(2) * rate, jets[part.name].first[0] * rate
+                centre = np.asarray(centre, float).reshape(2)
+            else:
+                centre, velocity, spin = np.asarray(mass.centre, float), np.zeros(2), 0.0
+                for name in part.coordinates:
+                    coordinate, j = self.mechanism.coordinate(name), self.index[name]
+                    if not coordinate.is_angle:
+                        continue
+                    c, s = math.cos(q[j]), math.sin(q[j])
+                    arm = centre - coordinate.pivot
+                    arm = np.array([c * arm[0] - s * arm[1], s * arm[0] + c * arm[1]])
+                    centre, spin = coordinate.pivot + arm, float(v[j])
+                    velocity = spin * np.array([-arm[1], arm[0]])
+                for name in part.coordinates:
+                    coordinate, j = self.mechanism.coordinate(name), self.index[name]
+                    if not coordinate.is_angle:
+                        centre = centre + q[j] * np.asarray(coordinate.axis, float)
+                        velocity = velocity + v[j] * np.asarray(coordinate.axis, float)
+            kinetic += 0.5 * (mass.mass * float(velocity @ velocity) + mass.inertia * spin * spin)
+            potential -= mass.mass * float(self.gravity @ centre)
+        potential += sum(0.5 * k * (q[j] - rest) ** 2 for j, k, rest in self.springs)
+        return kinetic, potential
+
+
+def energy_bound(trace: DynamicTrace) -> float:
+    """How far a full-dynamics path's energy ledger may miss: ``ENERGY_STEPS`` times the
+    mechanism's integration tolerance times its energy scale.
+
+    The energy scale is the largest kinetic energy and the largest potential energy's magnitude
+    over the samples (recomputed from the masses, not read from the trace), plus what gravity
+    does over the mechanism's size (``sum m |g| size``: a resting mechanism's scale). The
+    integrator keeps each step's error within ``integration`` relative to the state and
+    absolute in units of the size: a position off by ``integration (|q| + size)`` and a rate by
+    ``integration |q'|`` move the energy by at most ``integration`` times that scale. Errors of
+    successive steps add at worst; DOP853 at the default 1e-12 steps about 1e-12^(1/8), 3 %, of
+    the motion's time scale, so a stretch of up to 30 time scales (a few seconds of a bouncing
+    block or a swinging bar) takes fewer than ``ENERGY_STEPS`` = 1000 steps. Measured, in units
+    of ``integration`` times the scale: the four-bar's five seconds drift 6.4, the generated
+    pendulums at most 2.7, blocks in free fall (polynomials, integrated exactly) 1e-3.
+    """
+    mechanism = trace.mechanism
+    masses = _Masses(mechanism)
+    kinetic, potential = _recomputed(masses, trace)
+    held = sum(p.mass.mass for p in masses.parts) * float(np.linalg.norm(masses.gravity)) * mechanism.size
+    scale = float(np.max(kinetic, initial=0.0) + np.max(np.abs(potential), initial=0.0)) + held
+    return ENERGY_STEPS * mechanism.tolerance.integration * scale
+
+
+def _recomputed(masses: _Masses, trace: DynamicTrace) -> tuple[np.ndarray, np.ndarray]:
+    """Every sample's kinetic and potential energy, from the masses at its configuration and rates."""
+    pairs = [masses.energies(q, v, masses.jets(q)) for q, v in zip(trace.configs, trace.rates)]
+    return np.array([k for k, _ in pairs]), np.array([p for _, p in pairs])
+
+
+def _driven(mechanism: Mechanism, stretch: Stretch) -> bool:
+    """Does an input motion drive a coordinate during the stretch (its work is in no ledger)?"""
+    begin = 0.0
+    for motion in mechanism.inputs:
+        end = math.inf if motion.duration is None else begin + motion.duration
+        if begin <= stretch.end and stretch.start < end or begin == stretch.start == stretch.end:
+            return True
+        begin = end
+    return False
+
+
+def _replay_motion(trace: DynamicTrace) -> list[Violation]:
+    """:func:`replay` of a full-dynamics path: overlaps and limits at every sample, and the
+    energy ledger (the worst miss of each kind per stretch)."""
+    mechanism = trace.mechanism
+    tolerance = mechanism.tolerance
+    names = [c.name for c in mechanism.coordinates]
+    scene = Scene(mechanism, members=True)
+    masses = _Masses(mechanism)
+    bound = energy_bound(trace)
+    starts = np.array([s.start for s in trace.stretches])
+    violations = []
+    worst: dict[tuple[str, int], Violation] = {}
+
+    def energy(detail: str, time: float, stretch: int, amount: float) -> None:
+        if amount > bound and ((detail, stretch) not in worst or amount > worst[(detail, stretch)].amount):
+            worst[(detail, stretch)] = Violation(ENERGY, time, stretch, (), amount,
+                                                 detail=f"{detail} (allowed {bound:.3g})", within="stretch")
+
+    for time, q, v, (kinetic, potential) in zip(trace.times, trace.configs, trace.rates, trace.energies):
+        stretch = max(int(np.searchsorted(starts, time, side="right")), 1)
+        values = dict(zip(names, map(float, q)))
+        jets = masses.jets(q)
+        poses = {name: jet.value for name, jet in jets.items()}
+        for a, b, depth in overlaps(mechanism, values, tolerance.overlap, scene, poses):
+            violations.append(Violation(OVERLAP, float(time), stretch, (a, b), depth, within="stretch"))
+        for coordinate in mechanism.coordinates:
+            if coordinate.limits is None:
+                continue
+            allowed = tolerance.angle if coordinate.is_angle else tolerance.length
+            (low, high), value = coordinate.limits, values[coordinate.name]
+            for side, limit, past in (("low", low, low - value), ("high", high, value - high)):
+                if past > allowed:
+                    violations.append(Violation(LIMIT, float(time), stretch, (coordinate.part,), past,
+                                                coordinate.name, f"{side} limit {limit:g}", "stretch"))
+        mine = masses.energies(q, v, jets)
+        energy("the sample's energies are not what its masses hold", float(time), stretch,
+               abs(mine[0] - kinetic) + abs(mine[1] - potential))
+
+    total = trace.energies.sum(axis=1)
+    quiet = not mechanism.dynamics.loads and not mechanism.dynamics.dampers
+    for stretch in trace.stretches:
+        for end, state, energies in (("start", (stretch.q0, stretch.v0), stretch.energies0),
+                                     ("end", (stretch.q1, stretch.v1), stretch.energies1)):
+            q, v = np.asarray(state[0], float), np.asarray(state[1], float)
+            mine = masses.energies(q, v, masses.jets(q))
+            energy(f"the energies at the stretch's {end} are not what its masses hold",
+                   stretch.start if end == "start" else stretch.end, stretch.index,
+                   abs(mine[0] - energies.kinetic) + abs(mine[1] - energies.potential))
+        if _driven(mechanism, stretch):
+            continue  # an input's work is in no ledger
+        energy(f"the {stretch.mode} stretch's ledger drifts", stretch.end, stretch.index, abs(stretch.drift))
+        if stretch.mode == Mode.IMPACT:
+            energy("the impact gains energy", stretch.start, stretch.index,
+                   max(stretch.energies1.total - stretch.energies0.total, -stretch.losses))
+        elif quiet and stretch.mode != Mode.SLIP:  # sliding friction takes energy (in the ledger)
+            inside = np.flatnonzero((trace.times > stretch.start) & (trace.times < stretch.end))
+            if len(inside):
+                off = np.abs(total[inside] - stretch.energies0.total)
+                k = int(np.argmax(off))
+                energy(f"the energy changes inside a {stretch.mode} stretch with no loads or dampers",
+                       float(trace.times[inside[k]]), stretch.index, float(off[k]))
+    return violations + sorted(worst.values(), key=lambda w: (w.segment, w.time))
 
 
 def grips(scene: Scene, a: str, b: str, values: dict[str, float], tolerance: float) -> bool:
