@@ -27,7 +27,9 @@ pocket, an island in it and a well in that, up to three deep (:class:`NestCase`)
 Friction: a slider with a sticky bottom (whole, or one of two collinear faces) driven
 along a table whose top is a run of collinear faces, some sticky, drawn as abutting
 profiles or one path: it must stop where sticky first meets sticky (:class:`PatchCase`). Each
-generator's docstring gives its parameter ranges.
+generator's docstring gives its parameter ranges. Full dynamics has its own families, drawn here
+by name (``DYNAMIC``, not among ``FAMILIES``): bouncing blocks, pendulums, a cam with inertia
+(:mod:`tests.support.dynamic_draws`).
 
 Every random choice goes through a :class:`Draw`, so hypothesis can drive the same
 generator (and shrink its failures) as a seeded generator does in ``tools/fuzz_report.py``.
@@ -59,6 +61,8 @@ from cspace.model.poses import initial_bounds
 from cspace.model.tolerance import NOISE
 
 from .draws import Draw, SeededDraw  # noqa: F401 (SeededDraw: the seeded draw, offered with the generators)
+from .dynamic_draws import DYNAMIC, DynamicCase, dynamic
+from .dynamic_draws import closed_form_errors as dynamic_errors
 from .releases import ReleaseCase, release
 
 SHAPES = ("rect", "convex", "ell", "rounded", "half-disk")
@@ -96,7 +100,7 @@ class Generated:
 
     family: str
     text: str
-    expected: ReleaseCase | TurningRelease | PinCase | CrankSlider | NestCase | PatchCase | None = None
+    expected: ReleaseCase | TurningRelease | PinCase | CrankSlider | NestCase | PatchCase | DynamicCase | None = None
 
     def __repr__(self) -> str:
         return f"Generated({self.family!r}, {self.expected!r})"
@@ -105,6 +109,9 @@ class Generated:
 def generate(draw: Draw, families: Sequence[str] = FAMILIES) -> Generated:
     """A random mechanism of one of ``families`` (see the module docstring and :mod:`tests.support.releases`)."""
     family = draw.choice(families)
+    if family in DYNAMIC:
+        case = dynamic(draw, family)
+        return Generated(case.family, case.text, case)
     if family == "release":
         case = release(draw)
         return Generated(f"release:{case.kind}", case.text, case)
@@ -1089,6 +1096,8 @@ def closed_form_errors(trace, case) -> list[str]:
         return patch_errors(trace, case)
     if isinstance(case, NestCase):
         return nested_errors(trace, case)
+    if isinstance(case, DynamicCase):
+        return dynamic_errors(case, trace)
     from .oracles import release_errors
 
     return release_errors(trace, case)
