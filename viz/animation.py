@@ -1,9 +1,12 @@
-"""Animations of a traced path: one frame per snapshot, written as a GIF or an MP4.
+"""Animations of a path: one frame per snapshot, written as a GIF or an MP4.
 
-Every snapshot gets a frame, external motions included (blocks dropping take no input
-time, so their frames share a time in the caption), with a fixed camera framed to
-hold every part at every snapshot and a caption with the time and what the current
-segment does.
+A traced path (simple dynamics): every snapshot gets a frame, external motions included
+(blocks dropping take no input time, so their frames share a time in the caption). A
+dynamic path (full dynamics) plays in real time: a frame every ``1 / fps`` seconds,
+interpolated between its samples, an impact an instant between two frames
+(:func:`viz.snapshots.frames`). The camera is fixed, framed to hold every part at every
+frame, and the caption gives the time and what the current segment does, or the
+stretch's mode and the energies.
 
     >>> import tempfile, pathlib
     >>> from cspace import analyze, load, trace
@@ -31,25 +34,25 @@ from tqdm import tqdm
 
 from cspace.io.outputs import replaced
 from cspace.model.errors import ModelError
-from cspace.tracing.trace import Trace
 
 from .output import check_fps, check_output, check_size
 from .scene import Scene
-from .snapshots import Snapshot, snapshots
+from .snapshots import Snapshot, Traced, frames
 
 FORMATS = (".gif", ".mp4")  # what animate() writes
 PAGE = ".html"  # the browser viewer (viz.web), which the command line's animate also writes
 MP4_CRF = 15  # H.264's constant rate factor: imageio-ffmpeg's quality 7 of 10 (51 is worst)
 
 
-def animate(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 600), view: str = "3d",
+def animate(trace: Traced, path: str | Path, *, size: tuple[int, int] = (800, 600), view: str = "3d",
             fps: float = 10.0, progress: bool = False) -> int:
-    """Write the traced path as an animation to ``path`` (.gif or .mp4); returns the frame count.
+    """Write the path (a trace or a dynamic path) as an animation to ``path`` (.gif or .mp4);
+    returns the frame count.
 
     ``progress`` shows a progress bar on standard error.
     """
     check_animation(path, size=size, fps=fps, field="path", formats=FORMATS)
-    shots = snapshots(trace)
+    shots = frames(trace, fps)
     scene = Scene(trace, size=size, view=view, framed=[s.values for s in shots])
     try:
         return write_frames(render_frames(scene, shots), path, fps=fps, count=len(shots), progress=progress)

@@ -24,10 +24,9 @@ import shapely.affinity
 from cspace.model.geometry import region_of
 from cspace.model.kinds import Motion
 from cspace.tracing.analysis import Analysis
-from cspace.tracing.trace import Trace
 
 from .mesh import bounds, mechanism_meshes, posed
-from .snapshots import part_poses
+from .snapshots import Traced, posing
 
 # From the focal point towards the camera: "3d" from in front (+z) and above, square to x; "plane" straight
 # down the z axis.
@@ -43,19 +42,20 @@ MARGIN = 1.06
 Box = tuple[float, float, float, float, float, float]
 
 
-def framed_box(analysis: Analysis | Trace, configurations: Sequence[np.ndarray], *, aspect: float) -> Box:
+def framed_box(analysis: Analysis | Traced, configurations: Sequence[np.ndarray], *, aspect: float) -> Box:
     """``(x0, x1, y0, y1, z0, z1)`` the camera must hold at these configurations (see the module).
 
     ``aspect`` is the width over the height of the picture's room for it.
     """
     mechanism = analysis.mechanism
     meshes = mechanism_meshes(mechanism)
-    still = part_poses(analysis, configurations[0])
+    poses_at = posing(analysis)
+    still = poses_at(configurations[0])
     moving = [part.name for part in mechanism.parts if part.motion != Motion.FIXED]
     if not moving:
         return bounds(np.vstack([posed(meshes[name], still[name]) for name in meshes]))
     points = [posed(meshes[name], poses[name])
-              for poses in (part_poses(analysis, values) for values in configurations) for name in moving]
+              for poses in (poses_at(values) for values in configurations) for name in moving]
     x0, x1, y0, y1, z0, z1 = bounds(np.vstack(points))
     room = ROOM * max(x1 - x0, y1 - y0)
     width, height = x1 - x0 + 2 * room, y1 - y0 + 2 * room

@@ -28,14 +28,13 @@ import pyvista
 
 from cspace.model.poses import z_offset
 from cspace.tracing.analysis import Analysis
-from cspace.tracing.trace import Trace
 
 from .colors import part_colors
 from .framing import check_view, framed_box, place_camera
 from .mesh import PartMesh, mechanism_meshes
 from .output import check_size
 from .pins import PIN_COLOR, mechanism_pins
-from .snapshots import part_poses
+from .snapshots import Traced, initial, posing
 
 BACKGROUND = "white"
 # Faces square to the headlight show their part's colour exactly (ambient + diffuse = 1).
@@ -55,12 +54,14 @@ CAPTION_BACKING = 0.8
 class Scene:
     """A pyvista plotter showing every part of a mechanism at one configuration at a time.
 
-    ``framed`` lists the configurations the camera must hold (default: the initial one).
+    It shows an analysis, a traced path or a dynamic path (:mod:`viz.snapshots` poses the
+    parts of each). ``framed`` lists the configurations the camera must hold (default: the
+    initial one).
     ``antialias=False`` draws hard-edged pixels, free of the sample patterns that
     differ from one renderer to another: for comparing pictures pixel by pixel.
     """
 
-    def __init__(self, analysis: Analysis | Trace, *, size: tuple[int, int] = (800, 600), view: str = "3d",
+    def __init__(self, analysis: Analysis | Traced, *, size: tuple[int, int] = (800, 600), view: str = "3d",
                  framed: Sequence[np.ndarray] | None = None, off_screen: bool = True,
                  antialias: bool = True) -> None:
         check_size(size)
@@ -69,6 +70,7 @@ class Scene:
         self.size = size
         self.view = view
         self.meshes = mechanism_meshes(analysis.mechanism)
+        self._posing = posing(analysis)
         # A fresh theme, not the global one, so pictures do not depend on settings made elsewhere.
         theme = pyvista.themes.Theme()
         theme.multi_samples = MULTI_SAMPLES if antialias else 0
@@ -90,7 +92,7 @@ class Scene:
         self._caption.prop.justification_vertical = "top"
         self._caption.prop.background_color = BACKGROUND
         self._caption.prop.background_opacity = CAPTION_BACKING
-        configurations = list(framed) if framed is not None else [analysis.initial]
+        configurations = list(framed) if framed is not None else [initial(analysis)]
         band = CAPTION_LINES * LINE_HEIGHT * caption_size(size) / size[1]
         box = framed_box(analysis, configurations, aspect=size[0] / (size[1] * (1 - band)))
         place_camera(self.plotter.camera, box, view, size, band)
@@ -100,7 +102,7 @@ class Scene:
         """Move every part to the configuration ``values`` and set the caption."""
         mechanism = self.analysis.mechanism
         named = {c.name: float(v) for c, v in zip(mechanism.coordinates, values)}
-        for name, transform in part_poses(self.analysis, values).items():
+        for name, transform in self._posing(values).items():
             matrix = _matrix4(transform)
             matrix[2, 3] = z_offset(mechanism, mechanism.part(name), named)  # a shift along z lifts it
             for actor in self._actors[name]:

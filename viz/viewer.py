@@ -1,11 +1,13 @@
-"""An interactive window stepping through a traced path: play/pause and a snapshot slider.
+"""An interactive window stepping through a path: play/pause and a snapshot slider.
 
 :class:`Player` holds the state (which snapshot is shown, playing or not);
 :func:`add_controls` puts the widgets on its window and wires them to it. Both work
 offscreen too. :func:`show` opens the window; on a machine without a display it
 raises :class:`NoDisplayError` at once. The slider steps through snapshots rather than
 seconds, because the snapshots of an external motion (blocks dropping) share one time;
-the caption gives each one's time.
+the caption gives each one's time. A dynamic path (full dynamics) is stepped through in
+real time, a snapshot per tick of the clock (:func:`viz.snapshots.frames`), its caption
+giving the stretch's mode and the energies.
 
     >>> has_display({"DISPLAY": ":0"}, "linux"), has_display({}, "linux"), has_display({}, "darwin")
     (True, False, True)
@@ -17,10 +19,9 @@ import sys
 from collections.abc import Callable, Mapping
 
 from cspace.model.errors import CspaceError
-from cspace.tracing.trace import Trace
 
 from .scene import Scene
-from .snapshots import snapshots
+from .snapshots import Traced, frames
 
 FRAME_MILLISECONDS = 100
 
@@ -39,7 +40,8 @@ def has_display(environ: Mapping[str, str], platform: str | None = None) -> bool
 
 
 class Player:
-    """Shows one snapshot of a trace at a time in a scene; playing advances one snapshot per tick.
+    """Shows one snapshot of a path at a time in a scene; playing advances one snapshot per tick
+    (a dynamic path's snapshots are a tick apart in time).
 
     >>> from cspace import analyze, load, trace
     >>> player = Player(trace(analyze(load("fixtures/feeder.toml")), until=1), size=(160, 120))
@@ -49,9 +51,9 @@ class Player:
     >>> player.close()
     """
 
-    def __init__(self, trace: Trace, *, size: tuple[int, int] = (1024, 768), off_screen: bool = True) -> None:
+    def __init__(self, trace: Traced, *, size: tuple[int, int] = (1024, 768), off_screen: bool = True) -> None:
         self.name = trace.mechanism.name
-        self.shots = snapshots(trace)
+        self.shots = frames(trace, 1000 / FRAME_MILLISECONDS)
         self.scene = Scene(trace, size=size, framed=[s.values for s in self.shots], off_screen=off_screen)
         self.index = 0
         self.playing = False
@@ -79,8 +81,8 @@ class Player:
         return f"Player({self.name!r}, index={self.index}, snapshots={len(self.shots)}, playing={self.playing})"
 
 
-def show(trace: Trace, *, size: tuple[int, int] = (1024, 768)) -> None:
-    """Open a window playing the traced path, with a play/pause button and a snapshot slider.
+def show(trace: Traced, *, size: tuple[int, int] = (1024, 768)) -> None:
+    """Open a window playing the path (a trace or a dynamic path), with a play/pause button and a snapshot slider.
 
     Returns when the window is closed (:func:`check_display` says first whether one can open).
     """

@@ -1,0 +1,220 @@
+"""The rendering of full-dynamics paths (cspace.kinetics.DynamicTrace): frames in real time,
+the scene, the animations and the player.
+
+Where a place is checked, the expected one comes from the closed form of the motion, not
+from viz: the bouncing block (its bottom 1 above the floor, g = 9.81, e = 0.5) falls as
+y = -g t^2 / 2 until t1 = sqrt(2 / g), leaves the floor at e g t1 and flies to its next impact
+at t1 + 2 e t1. The four-bar's coupler is where its linkage's exact motion puts it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import imageio_ffmpeg
+import numpy as np
+import pytest
+import pyvista
+from cspace.viz.animation import animate
+from cspace.viz.colors import part_colors
+from cspace.viz.scene import Scene
+from cspace.viz.snapshots import frames, part_poses, snapshots
+from cspace.viz.viewer import Player
+from PIL import Image, ImageSequence
+
+from cspace import simulate
+from cspace.kinetics.linkage_motion import LinkageMotion
+from cspace.model.kinds import Mode
+from cspace.model.poses import rigid
+
+from .common import analyzed, fixture_path
+from .test_viz import mask_of, projected_box
+
+pyvista.OFF_SCREEN = True
+
+G = 9.81
+E = 0.5
+T1 = math.sqrt(2 / G)  # the first impact: the block's bottom falls from 1 to the floor's top at 0
+V1 = E * G * T1  # the rate it leaves the floor with
+T2 = T1 + 2 * V1 / G  # the second impact
+BLOCK = str(fixture_path("bouncing-block"))
+FOUR_BAR = str(fixture_path("kramer-four-bar"))
+SMALL = (200, 150)
+
+
+def height(t: float) -> float:
+    """The block's y in its first two flights, by the closed form."""
+    if t <= T1:
+        return -G * t * t / 2
+    assert t <= T2
+    s = t - T1
+    return -1 + V1 * s - G * s * s / 2
+
+
+@pytest.fixture(scope="module")
+def block():
+    return simulate(analyzed("bouncing-block"))
+
+
+@pytest.fixture(scope="module")
+def four_bar():
+    return simulate(analyzed("kramer-four-bar"), until=1.0)
+
+
+def test_the_fixture_meets_the_closed_form(block):
+    impacts = sorted({s.start for s in block.impacts})
+    assert impacts[0] == pytest.approx(T1, abs=1e-9) and impacts[1] == pytest.approx(T2, abs=1e-9)
+
+
+# ---- snapshots and frames -------------------------------------------------------------------------
+
+def test_every_sample_is_a_snapshot_and_an_impact_is_two_at_one_time(block):
+    shots = snapshots(block)
+    assert [s.time for s in shots] == block.times.tolist()
+    first = next(k for k, s in enumerate(shots) if s.time == pytest.approx(T1, abs=1e-9))
+    before, after = shots[first], shots[first + 1]
+    assert before.time == after.time and np.array_equal(before.values, after.values)
+    assert block.stretches[before.segment - 1].mode == Mode.IMPACT
+    assert block.stretches[after.segment - 1].mode == Mode.FLIGHT
+    assert before.caption.startswith(f"t = 0.45 s   stretch {before.segment} of {len(block.stretches)}: impact")
+    assert shots[first - 1].segment == 1 and shots[-1].segment == len(block.stretches)
+    # every sample lies in its stretch
+    for shot in shots:
+        stretch = block.stretches[shot.segment - 1]
+        assert stretch.start <= shot.time <= stretch.end
+
+
+@pytest.mark.parametrize("fps, times", [(10, [k / 10 for k in range(21)]), (2.5, [0, 0.4, 0.8, 1.2, 1.6, 2.0]),
+                                        (0.75, [0, 4 / 3, 2.0])])
+def test_a_movie_has_a_frame_per_tick_of_real_time_and_one_at_the_end(block, fps, times):
+    assert [f.time for f in frames(block, fps)] == pytest.approx(times, abs=1e-12)
+
+
+def test_frames_between_samples_follow_the_closed_form(block):
+    # 7 frames a second fall between the samples (every 0.01 s and every event): linear interpolation
+    # between them misses the parabola by at most g h^2 / 8 for a gap h
+    gap = float(np.diff(block.times).max())
+    shown = [f for f in frames(block, 7) if f.time < T2]
+    assert len(shown) == 7 and any(f.time > T1 for f in shown)
+    for frame in shown:
+        assert frame.values[0] == pytest.approx(height(frame.time), abs=G * gap * gap / 8 + 1e-12)
+        assert ": flight" in frame.caption.splitlines()[0]
+
+
+def test_the_caption_gives_the_energies_and_the_impact_since_the_frame_before(block):
+    shown = frames(block, 10)
+    kinetic, potential = re.match(r"energy: kinetic (\S+), potential (\S+)$", shown[3].caption.splitlines()[1]).groups()
+    assert float(kinetic) == pytest.approx((G * 0.3) ** 2 / 2, rel=1e-3)  # m = 1
+    assert float(potential) == pytest.approx(G * (1.5 + height(0.3)), rel=1e-3)  # its centre is 1.5 above y
+    said = [f for f in shown if "impact" in f.caption]
+    assert said[0].time == 0.5 and "impact at t = 0.452 s" in said[0].caption
+    assert said[1].time == 1.0 and "impact at t = 0.903 s" in said[1].caption
+    assert all(f.time != pytest.approx(T1, abs=1e-3) for f in shown), "an impact is an instant: no frame of its own"
+    assert shown[-1].caption.startswith(f"t = 2.00 s   stretch {len(block.stretches)} of {len(block.stretches)}: "
+                                        "contact")
+
+
+# ---- poses ----------------------------------------------------------------------------------------
+
+def test_the_scene_moves_the_block_by_the_closed_form(block):
+    scene = Scene(block, size=SMALL, view="plane", framed=[f.values for f in frames(block, 10)])
+    try:
+        actor = scene.plotter.actors["block"]
+        checked = 0
+        for shot in snapshots(block):
+            if 0 < shot.time < T2 and abs(shot.time - T1) > 1e-9:
+                scene.pose(shot.values, shot.caption)
+                assert actor.user_matrix[1, 3] == pytest.approx(height(shot.time), abs=1e-9)
+                assert actor.user_matrix[0, 3] == 0
+                checked += 1
+        assert checked > 80
+    finally:
+        scene.close()
+
+
+@pytest.mark.parametrize("t", [0.3, 0.7])
+def test_a_rendered_frame_shows_the_block_where_free_fall_puts_it(block, t):
+    shown = frames(block, 10)
+    frame = shown[round(t * 10)]
+    assert frame.time == pytest.approx(t)
+    scene = Scene(block, size=SMALL, view="plane", framed=[f.values for f in shown], antialias=False)
+    try:
+        color = part_colors(block.mechanism)["block"]
+        drawn = {}
+        for when, shot in (("start", shown[0]), ("now", frame)):
+            scene.pose(shot.values, shot.caption)
+            rows, cols = np.nonzero(mask_of(scene.image(), color))
+            drawn[when] = rows
+        y = height(t)
+        left, right, top, bottom = projected_box(scene, -0.5, y + 1, 0.5, y + 2)  # the block's rect, moved by y
+        rows = drawn["now"]
+        assert abs(rows.min() - top) <= 1.5 and abs(rows.max() + 1 - bottom) <= 1.5
+        scale = SMALL[1] / (2 * scene.plotter.camera.parallel_scale)
+        assert rows.min() - drawn["start"].min() == pytest.approx(-y * scale, abs=1.5)
+        assert -y * scale > 5, "far enough from the start to tell"
+    finally:
+        scene.close()
+
+
+def exact(mechanism, values) -> np.ndarray:
+    linkage = mechanism.linkages[0]
+    jet = LinkageMotion(mechanism, linkage).jet(values[mechanism.coordinate_index[linkage.input]])
+    return rigid(*jet.poses["coupler"].value)
+
+
+def test_the_coupler_is_posed_by_the_linkages_exact_motion(four_bar):
+    mechanism = four_bar.mechanism
+    scene = Scene(four_bar, size=SMALL)
+    try:
+        for shot in snapshots(four_bar)[::40] + frames(four_bar, 10)[1::3]:
+            pose = exact(mechanism, shot.values)
+            assert np.allclose(part_poses(four_bar, shot.values)["coupler"], pose, rtol=0, atol=1e-12)
+            scene.pose(shot.values, shot.caption)
+            matrix = scene.plotter.actors["coupler"].user_matrix
+            assert np.allclose(matrix[:2, :2], pose[:2, :2], rtol=0, atol=1e-12)
+            assert np.allclose(matrix[:2, 3], pose[:2, 2], rtol=0, atol=1e-12)
+        # at a sample the joints close: the crank's pin (1, 0) on the coupler's (0, 0), the coupler's (3.5, 0)
+        # on the rocker's (7, 0)
+        for shot in snapshots(four_bar)[::25]:
+            poses = part_poses(four_bar, shot.values)
+            assert np.allclose(poses["coupler"] @ [0, 0, 1], poses["crank"] @ [1, 0, 1], rtol=0, atol=1e-9)
+            assert np.allclose(poses["coupler"] @ [3.5, 0, 1], poses["rocker"] @ [7, 0, 1], rtol=0, atol=1e-8)
+    finally:
+        scene.close()
+
+
+def test_no_linkage_table_is_asked_for_a_dynamic_path(four_bar, monkeypatch):
+    def refused(*args, **kwargs):
+        raise AssertionError("a dynamic path's linkage members come from the exact motion, not a table")
+
+    monkeypatch.setattr("cspace.spaces.linkage.LinkageTable.pose", refused)
+    shot = snapshots(four_bar)[100]
+    assert np.allclose(part_poses(four_bar, shot.values)["coupler"], exact(four_bar.mechanism, shot.values))
+
+
+# ---- animations and the player --------------------------------------------------------------------
+
+def test_the_bouncing_block_animates_in_real_time(block, tmp_path):
+    gif = tmp_path / "block.gif"
+    assert animate(block, gif, size=(96, 72), fps=10) == 21  # 2 s at 10 frames a second, both ends
+    with Image.open(gif) as image:
+        durations = [f.info["duration"] for f in ImageSequence.Iterator(image)]
+    assert sum(durations) == 21 * 100  # a picture repeated is one frame shown for longer
+    mp4 = tmp_path / "block.mp4"
+    assert animate(block, mp4, size=(96, 72), fps=5) == 11
+    reader = imageio_ffmpeg.read_frames(str(mp4))
+    next(reader)
+    assert sum(1 for _ in reader) == 11
+
+
+def test_the_player_steps_through_a_dynamic_path_a_tick_apart(block):
+    player = Player(block, size=(96, 72))
+    try:
+        assert len(player.shots) == 21 and [s.time for s in player.shots[:3]] == pytest.approx([0, 0.1, 0.2])
+        player.play(True)
+        for _ in range(5):
+            player.tick()
+        assert player.index == 5 and "impact at t = 0.452 s" in player.shots[player.index].caption
+    finally:
+        player.close()
