@@ -1,5 +1,5 @@
 """The rendering of full-dynamics paths (cspace.kinetics.DynamicTrace): frames in real time,
-the scene, the animations and the player.
+the scene, the animations, the player and the browser viewer.
 
 Where a place is checked, the expected one comes from the closed form of the motion, not
 from viz: the bouncing block (its bottom 1 above the floor, g = 9.81, e = 0.5) falls as
@@ -9,6 +9,7 @@ at t1 + 2 e t1. The four-bar's coupler is where its linkage's exact motion puts 
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -19,8 +20,9 @@ import pyvista
 from cspace.viz.animation import animate
 from cspace.viz.colors import part_colors
 from cspace.viz.scene import Scene
-from cspace.viz.snapshots import frames, part_poses, snapshots
+from cspace.viz.snapshots import frames, part_poses, sample_stretches, snapshots
 from cspace.viz.viewer import Player
+from cspace.viz.web import html_page, write_html
 from PIL import Image, ImageSequence
 
 from cspace import simulate
@@ -29,6 +31,7 @@ from cspace.model.kinds import Mode
 from cspace.model.poses import rigid
 
 from .common import analyzed, fixture_path
+from .test_browser import VIEWPORT, Loaded, browser  # noqa: F401  (browser: the headless Chromium fixture)
 from .test_viz import mask_of, projected_box
 
 pyvista.OFF_SCREEN = True
@@ -218,3 +221,102 @@ def test_the_player_steps_through_a_dynamic_path_a_tick_apart(block):
         assert player.index == 5 and "impact at t = 0.452 s" in player.shots[player.index].caption
     finally:
         player.close()
+
+
+# ---- the browser viewer ---------------------------------------------------------------------------
+
+def page_data(page: str) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="cspace-data">(.*?)</script>', page).group(1))
+
+
+def test_the_viewer_page_holds_every_sample_and_stretch(block):
+    page = html_page(block, size=(400, 300))
+    data = page_data(page)
+    assert data["t"] == pytest.approx(block.times.tolist(), abs=1e-9) and len(data["t"]) == len(block.times)
+    assert data["segment"] == sample_stretches(block)
+    assert [s["phase"] for s in data["segments"]] == [str(s.mode) for s in block.stretches]
+    assert data["segments"][1]["record"].startswith("stretch 2: impact at t = 0.451523641")
+    assert np.allclose(data["energy"], block.energies, atol=1e-9)
+    # the playback clock: real time, and a moment across each impact's two samples
+    clock = np.diff(data["u"])
+    steps = np.diff(block.times)
+    assert np.allclose(clock[steps > 0], steps[steps > 0], atol=2e-9) and np.all(clock[steps == 0] > 0)
+    hint = re.search(r'<p class="hint">(.*?)</p>', page, re.S).group(1)
+    assert "Full dynamics, in real time" in hint and "external motion" not in hint
+
+
+@pytest.fixture(scope="module")
+def block_viewer(browser, block, tmp_path_factory):  # noqa: F811
+    path = tmp_path_factory.mktemp("dynamic-web") / "block.html"
+    write_html(block, path, size=(400, 300))
+    page = browser.new_page(viewport=VIEWPORT)
+    yield Loaded(page, path.as_uri())
+    page.close()
+
+
+def block_height(loaded: Loaded) -> float:
+    """The block's y as drawn, read back through the page's own mapping (its local (0, 1) is y + 1)."""
+    scale, left, top = loaded.mapping()
+    (_, row), = loaded.points("block", [(0.0, 1.0)])
+    return (top - row) / scale - 1
+
+
+def test_the_page_of_a_dynamic_path_loads_without_errors_or_requests(block_viewer):
+    assert block_viewer.errors == [] and block_viewer.requests == [block_viewer.url]
+    assert block_viewer.page.title() == "bouncing block: cspace viewer"
+
+
+@pytest.mark.parametrize("t, number, mode", [(0.3, 1, "flight"), (0.6, 3, "flight"), (1.8, None, "contact")])
+def test_the_viewer_shows_the_stretch_its_mode_and_the_block_where_it_is(block_viewer, block, t, number, mode):
+    number = number or len(block.stretches)  # resting after the impacts' accumulation: the last stretch
+    page = block_viewer.page
+    assert block_viewer.seek(t) == pytest.approx(t, abs=1e-9)
+    assert page.evaluate("window.cspaceViewer.segment()") == number
+    assert page.evaluate("window.cspaceViewer.phase()") == mode
+    assert page.text_content("#heading").startswith(f"stretch {number} of {len(block.stretches)} ({mode})")
+    assert page.text_content("#record").startswith(f"stretch {number}: {mode} from t = ")
+    expected = height(t) if t < T2 else -1.0
+    assert block_height(block_viewer) == pytest.approx(expected, abs=2e-3)
+    kinetic, potential = page.evaluate("window.cspaceViewer.energies()")
+    assert potential == pytest.approx(G * (1.5 + expected), abs=2e-2)
+    assert "energy: kinetic" in page.text_content("#time")
+
+
+def test_the_viewer_holds_an_impact_while_the_clock_stands_still(block_viewer, block):
+    page = block_viewer.page
+    before, after = (page.evaluate("t => { window.cspaceViewer.seek(t); return Number(document.getElementById('scrub')"
+                                   ".value); }", t) for t in (T1 - 0.01, T1 + 0.01))
+    seen = []
+    for u in np.linspace(before, after, 41):
+        page.evaluate("""u => {
+            const scrub = document.getElementById("scrub");
+            scrub.value = String(u);
+            scrub.dispatchEvent(new Event("input", {bubbles: true}));
+        }""", float(u))
+        seen.append(page.evaluate("window.cspaceViewer.segment()"))
+        if seen[-1] == 2:
+            assert page.evaluate("window.cspaceViewer.time()") == pytest.approx(T1, abs=1e-9)
+            assert page.evaluate("window.cspaceViewer.phase()") == "impact"
+            assert "impact: no time passes" in page.text_content("#time")
+            assert block_height(block_viewer) == pytest.approx(-1, abs=1e-6)
+    assert seen[0] == 1 and seen[-1] == 3 and seen.count(2) >= 5, seen
+    assert block_viewer.errors == []
+
+
+def test_the_four_bars_page_draws_the_coupler_where_the_exact_motion_puts_it(browser, four_bar, tmp_path):  # noqa: F811
+    path = tmp_path / "four-bar.html"
+    write_html(four_bar, path)
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        loaded = Loaded(page, path.as_uri())
+        scale, left, top = loaded.mapping()
+        shots = snapshots(four_bar)
+        for shot in shots[50::150]:
+            loaded.seek(shot.time)
+            pose = exact(four_bar.mechanism, shot.values)
+            for (x, y), (column, row) in zip([(0, 0), (3.5, 0)], loaded.points("coupler", [(0, 0), (3.5, 0)])):
+                px, py = (pose @ (x, y, 1.0))[:2]
+                assert (column, row) == pytest.approx((left + scale * px, top - scale * py), abs=1.0)
+        assert loaded.errors == [] and loaded.requests == [loaded.url]
+    finally:
+        page.close()

@@ -1,8 +1,8 @@
 """Snapshots of a path and where every part is in each: the one place that knows the two kinds
 of result the rendering draws, the paper's simple dynamics (a :class:`~cspace.tracing.trace.Trace`)
-and full dynamics (a :class:`~cspace.kinetics.result.DynamicTrace`). The scene, the animation
-and the player take either and ask this module for the snapshots (time, number, configuration,
-caption) and the part poses.
+and full dynamics (a :class:`~cspace.kinetics.result.DynamicTrace`). The scene, the animation,
+the player and the browser viewer take either and ask this module for the snapshots (time,
+number, configuration, caption) and the part poses.
 
 A snapshot of a traced path is one sample of it (:meth:`cspace.Trace.samples`): at each motion's
 sampling interval and at every segment boundary. External motions (a stack of blocks

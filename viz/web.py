@@ -21,6 +21,15 @@ external motion (a stack dropping) takes no input time, so it is given
 :data:`EXTERNAL_STEP` seconds of playback per sample, to be seen. Part poses are
 interpolated linearly between samples (angles unwrapped).
 
+A dynamic path (full dynamics, :class:`cspace.kinetics.result.DynamicTrace`) plays the same
+way over its own samples (every event and a regular grid), in real time: the record beside
+the drawing is its current *stretch*'s as ``cspace trace`` prints it
+(:func:`cspace.report.motion.describe_motion`), headed by its number and mode (flight,
+contact, impact), and the readout gives the kinetic and potential energy, interpolated like
+the poses. An impact takes no time; its two samples (before and after) are given
+:data:`EXTERNAL_STEP` seconds of playback, so it is seen while the clock stands still.
+Linkage members are posed by the linkage's exact motion (:func:`viz.snapshots.posing`).
+
 The samples are stored once, as JSON in the page: per part a reference point ``c``
 in its frame (a turning part's pivot, else its outline's centre) and the series of
 where it is, ``x`` and ``y``, and of its angle ``a`` (a number where it never
@@ -32,7 +41,9 @@ gives the same bytes: nothing depends on the clock, keys are sorted.
 For tests (and anyone curious) the page exposes a small read-only API,
 ``window.cspaceViewer``: ``seek(t)`` goes to mechanism time ``t`` (at a time holding
 external motions, to after them), ``time()`` the current mechanism time,
-``segment()`` the current segment's number, ``playing()``, ``positions()`` each
+``segment()`` the current segment's number (a dynamic path's: its stretch's), ``phase()``
+its phase (a stretch's mode), ``energies()`` a dynamic path's ``[kinetic, potential]``
+(null for a traced path), ``playing()``, ``positions()`` each
 part's local origin as drawn, ``{name: [x, y]}`` in CSS pixels of the viewport (the
 frame of ``getBoundingClientRect``), read back from the browser with
 ``getScreenCTM``, and ``point(name, x, y)`` where the point (x, y) of a part's own
@@ -55,23 +66,32 @@ from pathlib import Path
 import numpy as np
 
 from cspace.io.outputs import write_text
+from cspace.kinetics.result import DynamicTrace, Stretch
+from cspace.model.kinds import Mode
 from cspace.model.mechanism import Mechanism, Part
 from cspace.report.describe import describe, summary
+from cspace.report.motion import describe_motion
 from cspace.tracing.trace import Trace
 
 from .colors import part_colors
 from .output import check_output, check_size
-from .snapshots import Snapshot, part_poses, snapshots
+from .snapshots import Snapshot, Traced, posing, snapshots
 
 FORMAT = ".html"
-EXTERNAL_STEP = 0.1  # seconds of playback per sample of an external motion
+EXTERNAL_STEP = 0.1  # seconds of playback per sample of an external motion, and per impact
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 MARGIN = 0.04  # of the drawing's larger side, around every part at every sample
 ANGLE_PLACES = 6
+ENERGY_PLACES = 9
+HINTS = {
+    "simple": "An external motion\n(a part falling) takes no input time: the clock stands still while it plays.",
+    "full": "Full dynamics, in real time. An impact takes no time: the clock stands still a moment while it is shown.",
+}
 
 
-def write_html(trace: Trace, path: str | Path, *, size: tuple[int, int] = (800, 600)) -> int:
-    """Write the viewer page for ``trace`` to ``path`` (.html); returns the number of samples it plays.
+def write_html(trace: Traced, path: str | Path, *, size: tuple[int, int] = (800, 600)) -> int:
+    """Write the viewer page for ``trace`` (a trace or a dynamic path) to ``path`` (.html); returns
+    the number of samples it plays.
 
     ``size`` is the drawing's width and height in CSS pixels.
     """
@@ -90,7 +110,7 @@ def check_page(path: str | Path, *, size: tuple[int, int], field: str) -> None:
     check_size(size)
 
 
-def html_page(trace: Trace, *, size: tuple[int, int] = (800, 600)) -> str:
+def html_page(trace: Traced, *, size: tuple[int, int] = (800, 600)) -> str:
     """The viewer as one self-contained HTML document (see the module's docstring)."""
     check_size(size)
     mechanism = trace.mechanism
@@ -98,22 +118,27 @@ def html_page(trace: Trace, *, size: tuple[int, int] = (800, 600)) -> str:
     places = _places(mechanism)
     order = _drawing_order(mechanism)
     outlines = {part.name: _outline(part, mechanism.tolerance.arc) for part in mechanism.parts}
-    poses = [part_poses(trace, shot.values) for shot in shots]
+    poses_at = posing(trace)
+    poses = [poses_at(shot.values) for shot in shots]
     view = _view_box(outlines, poses, size)
     colors = part_colors(mechanism)
     series = {part.name: _pose_series([p[part.name] for p in poses], _reference(mechanism, part, outlines[part.name]),
                                       _turns(mechanism, part, shots), places)
               for part in mechanism.parts}
-    described = describe(trace).rstrip("\n").split("\n\n")  # one record per segment, then the end
+    dynamic = isinstance(trace, DynamicTrace)
+    # One record per segment (stretch), then the end.
+    described = (describe_motion(trace) if dynamic else describe(trace)).rstrip("\n").split("\n\n")
     data = {
         "mechanism": mechanism.name,
         "t": [_round(s.time, 9) for s in shots],
-        "u": _playback(trace, shots),
+        "u": _dynamic_playback(shots) if dynamic else _playback(trace, shots),
         "segment": [s.segment for s in shots],
         "parts": [{"name": name, **series[name]} for name in order],
-        "segments": _segments(trace, described[:-1]),
+        "segments": _stretches(trace, described[:-1]) if dynamic else _segments(trace, described[:-1]),
         "end": described[-1],
     }
+    if dynamic:  # kinetic and potential energy at every sample
+        data["energy"] = [[_round(v, ENERGY_PLACES) for v in row] for row in trace.energies.tolist()]
     groups = "\n".join(_part_group(k, name, outlines[name], series[name], colors[name], places)
                        for k, name in enumerate(order))
     legend = "\n".join(f'<li><span class="swatch" style="background:{colors[name]}"></span>{html.escape(name)}</li>'
@@ -133,9 +158,10 @@ def html_page(trace: Trace, *, size: tuple[int, int] = (800, 600)) -> str:
         speeds=speeds,
         end_u=_num(end_u, 9),
         end_t=f"{shots[-1].time:.3f}",
-        heading=html.escape(_heading(first, len(trace.segments))),
+        heading=html.escape(_heading(first, len(data["segments"]))),
         record=html.escape(first["record"] if first else "nothing traced"),
         end=html.escape(data["end"]),
+        hint=html.escape(HINTS["full" if dynamic else "simple"]),
         data=_script_json(data),
         script=_SCRIPT,
         style=_STYLE,
@@ -235,6 +261,31 @@ def _playback(trace: Trace, shots: Sequence[Snapshot]) -> list[float]:
     return [_round(u, 9) for u in clock]
 
 
+def _dynamic_playback(shots: Sequence[Snapshot]) -> list[float]:
+    """The playback clock at every sample of a dynamic path: its time, plus :data:`EXTERNAL_STEP`
+    across each impact (two samples at one time)."""
+    clock = [0.0]
+    for before, after in zip(shots, shots[1:]):
+        clock.append(clock[-1] + (after.time - before.time if after.time > before.time else EXTERNAL_STEP))
+    return [_round(u, 9) for u in clock]
+
+
+def _stretches(trace: DynamicTrace, records: Sequence[str]) -> list[dict]:
+    """Per stretch: its record (``records``, as ``describe_motion`` prints them), a summary line (its
+    contacts), its mode as the phase, and its times."""
+    assert len(records) == len(trace.stretches)
+    return [{"record": record, "summary": _stretch_summary(stretch), "phase": str(stretch.mode),
+             "start": _round(stretch.start, 9), "end": _round(stretch.end, 9)}
+            for record, stretch in zip(records, trace.stretches)]
+
+
+def _stretch_summary(stretch: Stretch) -> str:
+    """What holds in a stretch: its contacts, or none."""
+    if not stretch.contacts:
+        return "no contact" if stretch.mode != Mode.IMPACT else "an impact"
+    return ("impact on " if stretch.mode == Mode.IMPACT else "") + ", ".join(stretch.contacts)
+
+
 def _segments(trace: Trace, records: Sequence[str]) -> list[dict]:
     """Per segment: its Figure 4 record (``records``, as ``describe`` prints them), summary line, phase and times."""
     assert len(records) == len(trace.segments)
@@ -324,7 +375,8 @@ _SCRIPT = r"""
   var scrub = document.getElementById("scrub"), play = document.getElementById("play");
   var speed = document.getElementById("speed"), timeOut = document.getElementById("time");
   var heading = document.getElementById("heading"), record = document.getElementById("record");
-  var u = 0, playing = false, last = null, shown = null, now = {t: 0, segment: S[0]};
+  var E = D.energy || null;
+  var u = 0, playing = false, last = null, shown = null, now = {t: 0, segment: S[0], energy: null};
 
   function value(series, k, f) {
     if (typeof series === "number") return series;
@@ -349,11 +401,18 @@ _SCRIPT = r"""
       groups[i].setAttribute("transform", "matrix(" + [c, s, -s, c, x - (c * cx - s * cy), y - (s * cx + c * cy)]
         .join(" ") + ")");
     });
-    now = {t: value(T, k, f), segment: S[k]};
+    now = {t: value(T, k, f), segment: S[k], energy: null};
+    if (E) {
+      var e1 = E[Math.min(k + 1, N - 1)];
+      now.energy = [E[k][0] + (e1[0] - E[k][0]) * f, E[k][1] + (e1[1] - E[k][1]) * f];
+    }
     scrub.value = String(u);
     var info = now.segment ? D.segments[now.segment - 1] : null;
     timeOut.textContent = "t = " + now.t.toFixed(3) + " s of " + T[N - 1].toFixed(3) +
-      (info && info.phase === "external" ? " (external motion: no input time passes)" : "");
+      (info && info.phase === "external" ? " (external motion: no input time passes)" : "") +
+      (info && info.phase === "impact" && info.start === info.end ? " (impact: no time passes)" : "") +
+      (now.energy ? "; energy: kinetic " + now.energy[0].toPrecision(4) + ", potential " +
+        now.energy[1].toPrecision(4) : "");
     if (now.segment !== shown) {
       shown = now.segment;
       if (info) {
@@ -406,6 +465,8 @@ _SCRIPT = r"""
     seek: function (t) { seekTime(t); return now.t; },
     time: function () { return now.t; },
     segment: function () { return now.segment; },
+    phase: function () { return now.segment ? D.segments[now.segment - 1].phase : null; },
+    energies: function () { return now.energy; },
     playing: function () { return playing; },
     positions: function () {
       var out = {};
@@ -460,8 +521,7 @@ role="img" aria-label="{name}, seen down the z axis">
 <ul id="legend">
 {legend}
 </ul>
-<p class="hint">Play/pause with the button or the space bar; drag the slider to scrub. An external motion
-(a part falling) takes no input time: the clock stands still while it plays.</p>
+<p class="hint">Play/pause with the button or the space bar; drag the slider to scrub. {hint}</p>
 <noscript><p>The viewer needs JavaScript to move the parts.</p></noscript>
 </div>
 </div>
