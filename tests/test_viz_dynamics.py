@@ -1,5 +1,5 @@
 """The rendering of full-dynamics paths (cspace.kinetics.DynamicTrace): frames in real time,
-the scene, the animations, the player and the browser viewer.
+the scene, the animations, the player, the browser viewer and pair plots.
 
 Where a place is checked, the expected one comes from the closed form of the motion, not
 from viz: the bouncing block (its bottom 1 above the floor, g = 9.81, e = 0.5) falls as
@@ -17,13 +17,16 @@ import imageio_ffmpeg
 import numpy as np
 import pytest
 import pyvista
+import shapely
 from cspace.viz.animation import animate
 from cspace.viz.colors import part_colors
+from cspace.viz.pair_plot import IMPACT, pair_figure
 from cspace.viz.scene import Scene
 from cspace.viz.snapshots import frames, part_poses, sample_stretches, snapshots
 from cspace.viz.viewer import Player
 from cspace.viz.web import html_page, write_html
 from PIL import Image, ImageSequence
+from shapely.geometry import LineString
 
 from cspace import simulate
 from cspace.kinetics.linkage_motion import LinkageMotion
@@ -32,7 +35,7 @@ from cspace.model.poses import rigid
 
 from .common import analyzed, fixture_path
 from .test_browser import VIEWPORT, Loaded, browser  # noqa: F401  (browser: the headless Chromium fixture)
-from .test_viz import mask_of, projected_box
+from .test_viz import drawn_path, mask_of, projected_box
 
 pyvista.OFF_SCREEN = True
 
@@ -320,3 +323,20 @@ def test_the_four_bars_page_draws_the_coupler_where_the_exact_motion_puts_it(bro
         assert loaded.errors == [] and loaded.requests == [loaded.url]
     finally:
         page.close()
+
+
+# ---- pair plots -----------------------------------------------------------------------------------
+
+def test_the_pair_figure_draws_the_dynamic_path_and_marks_its_impacts(block):
+    figure = pair_figure(analyzed("bouncing-block"), block, "floor", "block")
+    axes = figure.axes[0]
+    assert axes.get_xlabel() == "y" and axes.get_ylabel() == "time (s)"
+    crosses = [line for line in axes.lines if line.get_label() == "impact"]
+    assert len(crosses) == 1 and crosses[0].get_color() == IMPACT
+    x, t = crosses[0].get_data()
+    impacts = sorted({s.start for s in block.impacts})
+    assert np.allclose(x, -1, atol=1e-9) and np.allclose(t, impacts)
+    # the path is the samples, y across and time up
+    expected = LineString(np.column_stack([block.configs[:, 0], block.times]))
+    assert drawn_path(axes).equals(shapely.union_all(expected))
+    assert [t.get_text() for t in figure.legends[0].get_texts()][-1] == "impact"

@@ -5,6 +5,9 @@ boundaries that are not contacts (those that only keep regions convex) are dashe
 Each region is labelled with its name (``r1``...) where the label fits; a zero-width
 channel (a region of dimension 1, where a part exactly fits) is a thick line. The
 traced path is drawn over it all, from a circle at its start to a square at its end.
+A dynamic path (full dynamics) is drawn the same way, through its samples, and its
+impacts on this pair (those at which a contact of these two parts is struck) are marked
+with a cross.
 A 2-D pair space is drawn in its own coordinates, e.g. ``(xb1 - xp, yb1)`` for the
 feeder's piston and first block; a 1-D one with its coordinate across and input time
 up. The legend sits outside the axes so it never hides a region.
@@ -54,10 +57,10 @@ from cspace.model.mechanism import Mechanism
 from cspace.spaces.layers import Band, ShiftedPairSpace
 from cspace.spaces.pairspace import PairSpace, Region
 from cspace.tracing.analysis import Analysis
-from cspace.tracing.trace import Trace
 
 from .labels import Spot, place_labels
 from .output import check_output
+from .snapshots import Traced, impacts, samples
 
 FORMATS = (".png", ".svg", ".pdf")
 BLOCKED = "#c9c9c9"
@@ -65,6 +68,7 @@ OUTLINE = "#5a5a5a"
 BOUNDARY = "#404040"
 LABEL = "#202020"
 PATH = "#d62728"
+IMPACT = "#000000"
 CHANNEL = "#1f77b4"
 DASHES = (0, (4, 3))
 PAD = 0.25
@@ -116,28 +120,54 @@ def find_pair(analysis: Analysis, part_a: str, part_b: str) -> PairSpace:
                      f"the pairs that can touch are {known}", file=mechanism.source, field="PART_B")
 
 
-def pair_figure(analysis: Analysis, trace: Trace, part_a: str, part_b: str) -> Figure:
+def pair_figure(analysis: Analysis, trace: Traced, part_a: str, part_b: str) -> Figure:
     """A matplotlib figure of the pair's configuration space (of ``analysis``) with the path of
-    ``trace`` over it; for a pair of which a part shifts along z, one panel per band
-    (:func:`_shifted_panels`)."""
+    ``trace`` (a trace or a dynamic path, its impacts on the pair marked) over it; for a pair of
+    which a part shifts along z, one panel per band (:func:`_shifted_panels`)."""
     pair = find_pair(analysis, part_a, part_b)
     mechanism = trace.mechanism
-    samples = trace.samples()
-    times = np.array([time for time, _, _ in samples])
+    sampled = samples(trace)
+    times = np.array([time for time, _, _ in sampled])
     if pair.shifts:
         figure = Figure(figsize=_shifted_size(pair), dpi=DPI, layout="constrained")
-        panels = _shifted_panels(figure, pair, mechanism, samples, times)
+        panels = _shifted_panels(figure, pair, mechanism, sampled, times)
         figure.suptitle(f"{mechanism.name}: configuration space of {pair.name}")
     else:
         figure = Figure(figsize=SIZE, dpi=DPI, layout="constrained")
         axes = figure.add_subplot()
-        spots, path = _draw_pair(axes, pair, mechanism, [_points(pair, mechanism, samples)], [times], True, True)
+        spots, path = _draw_pair(axes, pair, mechanism, [_points(pair, mechanism, sampled)], [times], True, True)
+        _draw_impacts(axes, pair, mechanism, [(t, q) for t, q, contacts in impacts(trace)
+                                              if set(contacts) & _contact_names(pair)])
         axes.set_title(f"{mechanism.name}: configuration space of {pair.name}")
         panels = [(axes, pair, spots, path)]
     figure.legend(*_legend(figure), loc="outside right upper", fontsize="small")
     for axes, space, spots, path in panels:
         _label(axes, space, spots, path)
     return figure
+
+
+def _contact_names(pair: PairSpace) -> set[str]:
+    """The names of the contacts on the pair space's boundaries, as a dynamic path's stretches name them."""
+    return {str(contact) for region in pair.regions for edge in region.edges for contact in edge.contacts}
+
+
+def _draw_impacts(axes: Axes, pair: PairSpace, mechanism: Mechanism, struck: list[tuple[float, np.ndarray]]) -> None:
+    """A cross where the path is at each impact (time, configuration), drawn in the axes' coordinates:
+    the pair's (an angle in radians, taken into its one turn where it wraps), against time for a
+    pair of one coordinate."""
+    if not struck:
+        return
+    points = _points(pair, mechanism, [(t, 0, q) for t, q in struck])
+    if pair.periods:
+        frame = _turning_axes(pair, mechanism)
+        points = points / np.array([axis.scale for axis in frame])
+        for k, axis in enumerate(frame):
+            if axis.wraps:
+                points[:, k] = (points[:, k] + np.pi) % TURN - np.pi
+    if pair.dimension == 1:
+        points = np.column_stack([points[:, 0], [t for t, _ in struck]])
+    axes.plot(*points.T, marker="x", markersize=7, markeredgewidth=1.6, color=IMPACT, linestyle="none", zorder=8,
+              label="impact", clip_on=False)
 
 
 def _points(pair: PairSpace, mechanism: Mechanism, samples: list) -> np.ndarray:
@@ -306,7 +336,7 @@ def _draw_shift(axes: Axes, pair: ShiftedPairSpace, mechanism: Mechanism, shift:
     return spots, path
 
 
-def plot_pair(analysis: Analysis, trace: Trace, part_a: str, part_b: str, path: str | Path) -> None:
+def plot_pair(analysis: Analysis, trace: Traced, part_a: str, part_b: str, path: str | Path) -> None:
     """Write :func:`pair_figure` to ``path`` (.png, .svg or .pdf); the same trace gives the same bytes."""
     check_output(path, FORMATS, field="path")
     suffix = Path(path).suffix.lower()

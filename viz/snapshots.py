@@ -1,8 +1,8 @@
 """Snapshots of a path and where every part is in each: the one place that knows the two kinds
 of result the rendering draws, the paper's simple dynamics (a :class:`~cspace.tracing.trace.Trace`)
 and full dynamics (a :class:`~cspace.kinetics.result.DynamicTrace`). The scene, the animation,
-the player and the browser viewer take either and ask this module for the snapshots (time,
-number, configuration, caption) and the part poses.
+the player, the browser viewer and the pair plots take either and ask this module for the
+snapshots (time, number, configuration, caption) and the part poses.
 
 A snapshot of a traced path is one sample of it (:meth:`cspace.Trace.samples`): at each motion's
 sampling interval and at every segment boundary. External motions (a stack of blocks
@@ -86,6 +86,29 @@ def snapshots(trace: Traced) -> list[Snapshot]:
     lines = {s.index: summary(s) for s in trace.segments}
     return [Snapshot(time, segment, values, f"t = {time:.2f} s   segment {segment} of {count}\n{lines[segment]}")
             for time, segment, values in trace.samples()]
+
+
+def samples(trace: Traced) -> list[tuple[float, int, np.ndarray]]:
+    """(time, segment or stretch number, configuration) at every sample of the path, as
+    :meth:`cspace.Trace.samples` gives them for a traced path (no caption)."""
+    if isinstance(trace, DynamicTrace):
+        return list(zip(trace.times.tolist(), sample_stretches(trace), trace.configs))
+    return trace.samples()
+
+
+def impacts(trace: Traced) -> list[tuple[float, np.ndarray, tuple[str, ...]]]:
+    """(time, configuration, contacts) of every impact of a dynamic path, once per instant (an
+    accumulation of impacts starts where the last one was); none for a traced path."""
+    if not isinstance(trace, DynamicTrace):
+        return []
+    seen: dict[float, tuple[float, np.ndarray, tuple[str, ...]]] = {}
+    for stretch in trace.impacts:
+        if stretch.start in seen:
+            contacts = tuple(sorted({*seen[stretch.start][2], *stretch.contacts}))
+            seen[stretch.start] = (stretch.start, seen[stretch.start][1], contacts)
+        else:
+            seen[stretch.start] = (stretch.start, np.array(stretch.q0), stretch.contacts)
+    return list(seen.values())
 
 
 def frames(trace: Traced, fps: float) -> list[Snapshot]:
