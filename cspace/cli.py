@@ -436,13 +436,13 @@ def _animate(args: argparse.Namespace) -> int:
         from cspace.viz.web import check_page, write_html
 
         check_page(args.output, size=args.size, field="-o")
-        samples = write_html(_traced(args.file, args.until, args), args.output, size=args.size)
+        samples = write_html(_traced(args.file, args.until, args, full=True), args.output, size=args.size)
         write_stdout(f"{printable(args.output)}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}\n")
         return 0
     from cspace.viz.animation import animate, check_animation
 
     check_animation(args.output, size=args.size, fps=args.fps, field="-o")
-    result = _traced(args.file, args.until, args)
+    result = _traced(args.file, args.until, args, full=True)
     frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
                      progress=sys.stderr.isatty())
     write_stdout(f"{printable(args.output)}: {frames} frames, {args.size[0]}x{args.size[1]}\n")
@@ -453,7 +453,7 @@ def _show(args: argparse.Namespace) -> int:
     from cspace.viz.viewer import check_display, show
 
     check_display(os.environ)
-    show(_traced(args.file, args.until, args), size=args.size)
+    show(_traced(args.file, args.until, args, full=True), size=args.size)
     return 0
 
 
@@ -461,12 +461,15 @@ def _plot_pair(args: argparse.Namespace) -> int:
     from cspace.viz.output import check_output
     from cspace.viz.pair_plot import FORMATS, find_pair, plot_pair
 
+    from .kinetics.simulate import simulate
     from .tracing.tracer import trace
 
     check_output(args.output, FORMATS, field="-o")
-    analysis = _simple_or_refused(args.file, args)
+    analysis = _analyzed(args.file, args)
     find_pair(analysis, args.part_a, args.part_b)
-    plot_pair(analysis, trace(analysis, until=args.until), args.part_a, args.part_b, args.output)
+    full = analysis.mechanism.dynamics is not None  # the dynamic path over the same space
+    result = simulate(analysis, until=args.until) if full else trace(analysis, until=args.until)
+    plot_pair(analysis, result, args.part_a, args.part_b, args.output)
     write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")
     return 0
 

@@ -1,5 +1,5 @@
 """The rendering of full-dynamics paths (cspace.kinetics.DynamicTrace): frames in real time,
-the scene, the animations, the player, the browser viewer and pair plots.
+the scene, the animations, the player, the browser viewer, pair plots and the commands.
 
 Where a place is checked, the expected one comes from the closed form of the motion, not
 from viz: the bouncing block (its bottom 1 above the floor, g = 9.81, e = 0.5) falls as
@@ -29,6 +29,7 @@ from PIL import Image, ImageSequence
 from shapely.geometry import LineString
 
 from cspace import simulate
+from cspace.cli import main
 from cspace.kinetics.linkage_motion import LinkageMotion
 from cspace.model.kinds import Mode
 from cspace.model.poses import rigid
@@ -340,3 +341,46 @@ def test_the_pair_figure_draws_the_dynamic_path_and_marks_its_impacts(block):
     expected = LineString(np.column_stack([block.configs[:, 0], block.times]))
     assert drawn_path(axes).equals(shapely.union_all(expected))
     assert [t.get_text() for t in figure.legends[0].get_texts()][-1] == "impact"
+
+
+# ---- the commands ---------------------------------------------------------------------------------
+
+def test_animate_a_full_mechanism(tmp_path, capsys):
+    out = tmp_path / "block.gif"
+    assert main(["animate", BLOCK, "-o", str(out), "--size", "96x72", "--until", "0.5"]) == 0
+    assert capsys.readouterr().out == f"{out}: 6 frames, 96x72\n"
+    with Image.open(out) as gif:
+        assert (gif.n_frames, gif.size) == (6, (96, 72))
+
+
+def test_animate_a_full_mechanism_as_a_page(tmp_path, capsys):
+    out = tmp_path / "four-bar.html"
+    assert main(["animate", FOUR_BAR, "-o", str(out), "--until", "0.5"]) == 0
+    expected = simulate(analyzed("kramer-four-bar"), until=0.5)
+    assert capsys.readouterr().out == f"{out}: browser viewer, {len(expected.times)} samples, 800x600\n"
+    assert page_data(out.read_text())["t"] == pytest.approx(expected.times.tolist(), abs=1e-9)
+
+
+def test_show_takes_a_full_mechanism(monkeypatch, capsys):
+    shown = []
+    monkeypatch.setattr("cspace.viz.viewer.check_display", lambda environ: None)
+    monkeypatch.setattr("cspace.viz.viewer.show", lambda trace, size: shown.append((trace, size)))
+    assert main(["show", BLOCK, "--until", "0.5", "--size", "320x240"]) == 0
+    (trace, size), = shown
+    assert type(trace).__name__ == "DynamicTrace" and size == (320, 240) and trace.times[-1] == 0.5
+
+
+def test_plot_pair_on_the_bouncing_block_writes_a_png(tmp_path, capsys):
+    out = tmp_path / "pair.png"
+    assert main(["plot-pair", BLOCK, "floor", "block", "-o", str(out), "--until", "1"]) == 0
+    assert capsys.readouterr().out == f"{out}: configuration space of floor/block\n"
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with Image.open(out) as image:
+        assert image.size[0] > 500
+
+
+@pytest.mark.parametrize("command", [["regions"], ["regions", "--format", "html"]])
+def test_the_region_table_still_refuses_a_full_mechanism(command, capsys):
+    assert main([command[0], BLOCK, *command[1:]]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("cspace: error: ") and error.count("\n") == 1 and "simple dynamics" in error
