@@ -27,9 +27,10 @@ class Blocked(TraceError):
     it could move out of (an input blocked)."""
 
 
-def complementarity(A: np.ndarray, b: np.ndarray, scale: float) -> np.ndarray:
+def complementarity(A: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:
     """The ``x >= 0`` with ``w = A x + b >= 0`` and ``x . w = 0`` (``A`` symmetric semidefinite),
-    or :class:`Blocked` when there is none to ``scale`` (a size of ``b``'s entries).
+    ``w`` to within ``tolerance`` (rows alike but for their rounding, two flattened facets of one
+    curve, ask for rates a little apart), or :class:`Blocked` when there is none.
 
     >>> complementarity(np.array([[2.0]]), np.array([-4.0]), 1.0)
     array([2.])
@@ -45,6 +46,6 @@ def complementarity(A: np.ndarray, b: np.ndarray, scale: float) -> np.ndarray:
     d = -(vectors[:, keep].T @ b) / np.sqrt(values[keep])  # root^T d = -b, where b is in A's range
     x, _ = nnls(root, d) if len(d) else (np.zeros(len(b)), 0.0)
     w = A @ x + b
-    if (w < -1e-9 * max(scale, 1e-300)).any():
+    if (w < -tolerance).any():
         raise Blocked("the contacts cannot hold: a driven coordinate presses into a contact")
     return x

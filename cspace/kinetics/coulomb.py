@@ -146,7 +146,8 @@ def _corner_on(corner: np.ndarray, element, touch: float) -> Frame:
         return Frame(corner, np.array([-radial[1], radial[0]]) / np.linalg.norm(radial),
                      _within_arc(element, corner) + (touch - off, touch + off))
     d = (end - start) / np.linalg.norm(end - start)
-    off = float(np.cross(d, corner - start))
+    r = corner - start
+    off = float(d[0] * r[1] - d[1] * r[0])
     return Frame(corner, d, _within_line(start, end, corner) + (touch - off, touch + off))
 
 
