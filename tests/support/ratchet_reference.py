@@ -10,6 +10,7 @@ event location, on exact geometry: no configuration space, no flattened curve.
 [1.1442, 1.5201, 2.1208]
 """
 import math
+
 import numpy as np
 from scipy.integrate import solve_ivp
 
