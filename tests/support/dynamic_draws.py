@@ -54,9 +54,10 @@ DYNAMIC = ("bouncing", "pendulum", "cam-inertia")
 # Families on which the engine fails (nearly) every case, with the reason: the fuzz report marks
 # them, the tests expect the failure. Remove an entry when the engine is fixed.
 KNOWN_FAILING = {
-    "cam-inertia": "kinetics.contact.complementarity raises Blocked on an impact at a corner of the turning "
-                   "pair's flattened contact curve: two tight rows, one free coordinate, a rank-one A whose b "
-                   "is not in its range (the NNLS form assumes it is)",
+    "cam-inertia": "every case stops with an error: held on the exact contact, the follower sinks into the disk "
+                   "(0.06 to 0.24 deep, hundreds of arc tolerances) until simulate refuses the configuration; before "
+                   "5dcefe6, kinetics.contact.complementarity raised Blocked at a corner of the flattened "
+                   "contact curve (two tight rows, one free coordinate: a rank-one A, b outside its range)",
 }
 FREE_FALL = 1e-9  # seconds: free-fall impact times against t1 = sqrt(2 h / g) and the flights after it
 ACCUMULATION = 1e-6  # seconds: where the impacts accumulate and the block comes to rest (the fixture's bound)
