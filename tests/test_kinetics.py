@@ -428,3 +428,43 @@ def test_an_undamped_ratchet_skips_teeth_and_says_so():
     steps = [(a - b) % 10 for a, b in zip(landed, landed[1:])]
     assert steps[-10:] == [2] * 10
     assert any("p at lower limit" in c for s in result.impacts for c in s.contacts)
+
+
+# -- Gelsey's escapement (issue 25, fixture 5) -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def escapement():
+    return simulate(analyze(load(fixture_path("escapement"))))
+
+
+def swings(result) -> list[int]:
+    """The samples where the balance passes its hairspring's rest (90 degrees) counterclockwise."""
+    b = result.configs[:, 2]
+    return [i for i in range(1, len(b)) if b[i - 1] < math.pi / 2 <= b[i]]
+
+
+def test_the_escapement_ticks_with_the_balances_period(escapement):
+    """After the first swing, the balance's period lies in 7.0 to 7.8 and repeats to 1e-3 (its
+    free period, 2 pi sqrt(20 / 15), is 7.26; damped, 7.37)."""
+    times = escapement.times[swings(escapement)]
+    periods = np.diff(times)[1:]
+    assert len(periods) >= 3 and ((7.0 < periods) & (periods < 7.8)).all()
+    assert np.ptp(periods) <= 1e-3
+
+
+def test_the_escape_wheel_advances_a_tooth_per_swing(escapement):
+    wheel = np.degrees(escapement.configs[swings(escapement), 0])
+    assert np.abs(np.diff(wheel)[1:] + 36.0).max() <= 0.05
+
+
+def test_the_escapement_stops_twice_a_swing(escapement):
+    """Two kinetic-energy minima per cycle, near zero (below a thousandth of the peak), at the
+    balance's extremes."""
+    kinetic, t = escapement.energies[:, 0], escapement.times
+    minima = [t[i] for i in range(1, len(t) - 1) if kinetic[i] < kinetic[i - 1] and kinetic[i] <= kinetic[i + 1]
+              and kinetic[i] < 1e-3 * kinetic.max() and t[i] > 2.0]
+    b = escapement.configs[:, 2]
+    extremes = [t[i] for i in range(1, len(b) - 1) if (b[i] - b[i - 1]) * (b[i + 1] - b[i]) < 0]
+    period = float(np.diff(escapement.times[swings(escapement)])[-1])
+    assert len(minima) >= 8 and np.abs(np.diff(minima) - period / 2).max() <= 0.05  # two a cycle, no more
+    assert max(min(abs(m - e) for e in extremes) for m in minima) <= 0.05

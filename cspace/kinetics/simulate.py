@@ -122,6 +122,7 @@ class _Simulation:
         self.features = Features(self.bodies)
         self.u_now = self.du_now = None
         self.step: float | None = None
+        self.held: list[_Hold] = []  # the exact contacts held in the last stretch of integration
         self.diagram = RegionDiagram(analysis)
         self.layout = analysis.layout
         self.pairs = analysis.constraining_pairs
@@ -148,10 +149,10 @@ class _Simulation:
                 break
             self._past_seams()
             key, blocked = self._enter()
-            if blocked is not None:
+            if blocked:
                 self._impact(blocked)
                 continue
-            self._integrate(key)
+            self._integrate(key)  # (blocked by a cut alone, a region beyond it not found here: go on to it)
         else:
             end = "too many events"
         self._close("time allotment used" if end != "too many events" else end)
@@ -195,8 +196,8 @@ class _Simulation:
                 rows = rows[on]
             if not len(rows) or (self._closing(key, rows, kin) <= self.still).all():
                 moving.append(key)
-        if not moving:  # blocked: an impact on every tight contact the velocity closes, in any region here
-            blocking, seen = [], set()
+        if not moving:  # blocked: an impact on the tight contacts, in any region here (those it closes, and
+            blocking, seen, closes = [], set(), False  # those it may close by pushing on the others)
             for key in keys:
                 region = self.diagram.region(key)
                 tight = self._tight(key, q)
@@ -204,10 +205,11 @@ class _Simulation:
                 closing = self._closing(key, contacts, kin) if len(contacts) else np.zeros(0)
                 for row, rate in zip(contacts.tolist(), closing.tolist()):
                     signature = (int(region.owners[row]), region.rows(np.array([row])).tobytes())
-                    if rate > self.still and signature not in seen:
+                    closes |= rate > self.still
+                    if signature not in seen:
                         seen.add(signature)
                         blocking.append((key, row))
-            return keys[0], blocking
+            return keys[0], blocking if closes else []
         entered = [key for key in moving if self._accelerates_into(key, kin)] or moving
         for key in entered:  # where a contact holds it (a flattened curve's next facet), rather than in flight
             region = self.diagram.region(key)
@@ -358,9 +360,11 @@ class _Simulation:
         kin = self.bodies.kinematics(self.u, self.du)
         resting = self._resting(key, G, h - G @ kin.q, kin, self._contact_rows(key, kin.q))
         plan = self._plan(key, G, resting)
+        self._carry_holds(plan)
         self._settle_rates(plan)
+        self.held = list(plan.holds)
         mode = plan.mode
-        contacts = self._contacts(key, resting)
+        contacts = tuple(sorted(set(self._contacts(key, resting)) | {str(h.contact) for h in plan.holds}))
         self._open(mode, contacts)
         drive_end, velocities = self.drive(self.t)
         free = self._free()
@@ -526,6 +530,26 @@ class _Simulation:
         speed = float(np.abs(self.bodies.kinematics(self.u, self.du).dq @ self.du).max(initial=0.0))
         ahead = self.u + self.du * (self.length / speed if speed > 0 else 0.0)
         return self.features.frame(contact, ahead).margins
+
+    def _carry_holds(self, plan: _Plan) -> None:
+        """Keep holding the exact contacts held before (a cut of another pair crossed, a region
+        entered): the flattened rows of their pairs need not be tight where the exact contact is,
+        so they are carried while their contact point stays on its features, their gap still and
+        their force pressing."""
+        present = {str(h.contact) for h in plan.holds}
+        carried = [h for h in self.held if str(h.contact) not in present
+                   and min(self._margin_ahead(h.contact), default=math.inf) >= 0
+                   and abs(self._gap_rate_row(h, self.u) @ self.du) <= self.still]
+        while carried:
+            trial = _Plan(np.vstack([plan.G, np.zeros((len(carried), plan.G.shape[1] if plan.G.size else
+                                                         len(self.mechanism.coordinates)))]),
+                          plan.grips, plan.holds + [replace(h, row=len(plan.G) + k) for k, h in enumerate(carried)])
+            forces = self._acceleration(self.u, self.du, trial, complementary=True)[1]
+            pressing = [h for k, h in enumerate(carried) if forces[len(plan.G) + k] > 0]
+            if len(pressing) == len(carried):
+                plan.G, plan.holds = trial.G, trial.holds
+                return
+            carried = pressing
 
     def _settle_rates(self, plan: _Plan) -> None:
         """Take out of the rates what would open or close a held contact's exact gap (the flattened
