@@ -26,7 +26,7 @@ import numpy as np
 from scipy.integrate import DOP853
 from scipy.optimize import brentq
 
-from ..model.errors import TraceError
+from ..model.errors import ModelError, TraceError
 from ..model.kinds import Mode
 from ..model.tolerance import NOISE
 from ..spaces.pairspace import Contact
@@ -123,6 +123,7 @@ class _Simulation:
         self.u_now = self.du_now = None
         self.step: float | None = None
         self.held: list[_Hold] = []  # the exact contacts held in the last stretch of integration
+        self.accumulating: tuple[float, tuple[str, ...]] | None = None  # impacts accumulating: until, on
         self.diagram = RegionDiagram(analysis)
         self.layout = analysis.layout
         self.pairs = analysis.constraining_pairs
@@ -138,6 +139,7 @@ class _Simulation:
         self.open: dict | None = None
         self.flights: list[tuple[float, tuple]] = []  # (time, rows) of the impacts in a row on the same rows
         self.drive = self._drives()
+        self.du[~self.free_mask] = self.drive(0.0)[1][~self.free_mask]  # driven from the first instant
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -235,7 +237,11 @@ class _Simulation:
         names = [c.name for c in self.mechanism.coordinates]
         fixed = {names[j] for j in range(len(names)) if j not in self.bodies.independent}
         fixed |= {name for name, k in self.bodies.column.items() if not self.free_mask[k]}
-        moved, _ = settle(self.mechanism, self.pairs, local, fixed)
+        try:
+            moved, _ = settle(self.mechanism, self.pairs, local, fixed)
+        except ModelError as error:
+            raise TraceError(f"at t = {self.t:.9g} the parts held on an exact contact ended inside a pair's "
+                             f"blocked space by more than the flattened geometry allows: {error.message}") from None
         self.u = (moved + (q - local))[self.bodies.independent]
 
     def _accelerates_into(self, key: tuple[int, ...], kin) -> bool:
@@ -298,11 +304,11 @@ class _Simulation:
             e[:] = 0.0
         M = self.bodies.mass_matrix(self.u)[np.ix_(free, free)]
         Minv_N = np.linalg.solve(M, N.T)
-        x = complementarity(N @ Minv_N, rates + e * np.minimum(rates, 0.0), self.still)
+        A = N @ Minv_N
         before = self.bodies.energies(self.u, self.du)
         start = self._state()
         du = self.du.copy()
-        du[free] += Minv_N @ x
+        du[free] += Minv_N @ self._impulses(A, rates, e, M, Minv_N, self.du[free])
         self._close("impact")
         self.du = du
         after = self.bodies.energies(self.u, self.du)
@@ -312,6 +318,29 @@ class _Simulation:
         if zeno is not None:  # the impacts accumulate: the contact rests from their accumulation point
             self._advance_resting(zeno, contacts)
         self._sample()
+
+    def _impulses(self, A: np.ndarray, rates: np.ndarray, e: np.ndarray, M: np.ndarray, Minv_N: np.ndarray,
+                  rate: np.ndarray) -> np.ndarray:
+        """Newton's impulses on several contacts at once; where they would gain energy (Newton's law
+        on simultaneous contacts can: a stack of bouncing blocks), Poisson's: the plastic impulses
+        times (1 + e), if they open every contact; else the plastic ones, which never gain. With an
+        input driving, energy may come in: Newton's stand."""
+        newton = complementarity(A, rates + e * np.minimum(rates, 0.0), self.still)
+        if not self.all_free or len(rates) == 1 or not e.any():
+            return newton
+
+        def gain(x: np.ndarray) -> float:
+            change = Minv_N @ x
+            return float(rate @ M @ change + 0.5 * change @ M @ change)
+
+        allowed = self.still * float(np.sqrt(max(rate @ M @ rate, 0.0)) * np.sqrt(np.trace(M)))
+        if gain(newton) <= allowed:
+            return newton
+        plastic = complementarity(A, rates, self.still)
+        poisson = (1 + e) * plastic
+        if (rates + A @ poisson >= -self.still).all() and gain(poisson) <= allowed:
+            return poisson
+        return plastic
 
     def _zeno(self, contacts: tuple[str, ...]) -> float | None:
         """The accumulation time of the impacts on ``contacts`` when their flight times have shrunk
@@ -333,14 +362,11 @@ class _Simulation:
         return self.t + float(gaps[-1]) * r / (1 - r)
 
     def _advance_resting(self, until: float, contacts: tuple[str, ...]) -> None:
-        """Move the clock to the accumulation point of the impacts (their flights shrink to nothing
-        there): a stretch of impacts on ``contacts``, after which the contact rests."""
+        """The impacts accumulate at ``until`` (their flights shrink to nothing there): from the
+        last, plastic, the contact rests, and the motion along it goes on, a stretch of impacts on
+        ``contacts`` up to there, after which the contact rests."""
         self.flights = []
-        start, energies = self._state(), self.bodies.energies(self.u, self.du)
-        begin, self.t = self.t, min(until, self.until)
-        self.stretches.append(Stretch(len(self.stretches) + 1, Mode.IMPACT, begin, self.t, contacts, start[0],
-                                      start[0], start[1], start[1], energies, energies, 0.0, 0.0,
-                                      "impacts accumulate"))
+        self.accumulating = (min(until, self.until), contacts)
 
     def _restitution(self, region, row: int) -> float:
         owner = int(region.owners[row])
@@ -357,6 +383,9 @@ class _Simulation:
         region = self.diagram.region(key)
         turns = key[len(self.pairs):]
         G, h = region.rows(), region.h
+        drive_end, velocities = self.drive(self.t)
+        free = self._free()
+        self.du[~free] = velocities[~free]  # before the start's energies are taken: the input moves them
         kin = self.bodies.kinematics(self.u, self.du)
         resting = self._resting(key, G, h - G @ kin.q, kin, self._contact_rows(key, kin.q))
         plan = self._plan(key, G, resting)
@@ -365,11 +394,10 @@ class _Simulation:
         self.held = list(plan.holds)
         mode = plan.mode
         contacts = tuple(sorted(set(self._contacts(key, resting)) | {str(h.contact) for h in plan.holds}))
+        if self.accumulating is not None:  # the stretch up to where the impacts accumulate
+            mode, contacts = Mode.IMPACT, self.accumulating[1]
         self._open(mode, contacts)
-        drive_end, velocities = self.drive(self.t)
-        free = self._free()
-        self.du[~free] = velocities[~free]
-        stop = min(self.until, drive_end)
+        stop = min(self.until, drive_end, self.accumulating[0] if self.accumulating is not None else math.inf)
         held_pairs = {hold.owner for hold in plan.holds}
         watched = np.setdiff1d(np.flatnonzero(~np.isin(region.owners, list(held_pairs))) if held_pairs
                                else np.arange(len(h)), resting)
@@ -409,7 +437,11 @@ class _Simulation:
             self.t, self.u, self.du = t, y[:self.n].copy(), y[self.n:].copy()
             self._sample()
             if event is not None or solver.status == "finished":
-                if event is None and self.t >= drive_end and drive_end < self.until:
+                if self.accumulating is not None and (event is not None or self.t >= self.accumulating[0]):
+                    self.t = max(self.t, self.accumulating[0]) if event is None else self.t
+                    self.accumulating = None
+                    self._close("impacts accumulate")
+                elif event is None and self.t >= drive_end and drive_end < self.until:
                     self._close("input motion done")
                 return
 
@@ -422,7 +454,7 @@ class _Simulation:
 
         if not len(values(t0)):  # nothing to watch: no row, no seam, no contact
             return None
-        return first_crossing(values, t0, t1, self.mechanism.tolerance.quantum)
+        return first_crossing(values, t0, t1, self.mechanism.tolerance.quantum, rising=self.still)
 
     def _resting(self, key: tuple[int, ...], G: np.ndarray, slack: np.ndarray, kin,
                  contact: np.ndarray) -> np.ndarray:
@@ -552,16 +584,21 @@ class _Simulation:
             carried = pressing
 
     def _settle_rates(self, plan: _Plan) -> None:
-        """Take out of the rates what would open or close a held contact's exact gap (the flattened
-        row the impact stopped is a little off the exact normal): the least change in kinetic
-        energy's metric that does, a plastic impact on the exact contacts."""
-        if not plan.holds:
+        """Take out of the rates what would open or close a resting contact: what the velocity
+        tolerance let the last impacts leave on its row (a stack creeping into the floor), and, on
+        an exact contact, what its flattened row, a little off the exact normal, let through. The
+        least change in the kinetic energy's metric that does: a plastic impact on the contacts,
+        the driven coordinates' rates as they are."""
+        if not len(plan.G):
             return
         free = self._free()
-        rows = np.array([self._gap_rate_row(hold, self.u)[free] for hold in plan.holds])
+        kin = self.bodies.kinematics(self.u, self.du)
+        rows = -(plan.G @ kin.dq)
+        for hold in plan.holds:
+            rows[hold.row] = self._gap_rate_row(hold, self.u)
         M = self.bodies.mass_matrix(self.u)[np.ix_(free, free)]
-        Minv_rows = np.linalg.solve(M, rows.T)
-        correction = Minv_rows @ np.linalg.lstsq(rows @ Minv_rows, rows @ self.du[free], rcond=None)[0]
+        Minv_rows = np.linalg.solve(M, rows[:, free].T)
+        correction = Minv_rows @ np.linalg.lstsq(rows[:, free] @ Minv_rows, rows @ self.du, rcond=None)[0]
         self.du[free] -= correction
 
     def _slip(self, grip: _Grip, u: np.ndarray, du: np.ndarray) -> float:
@@ -604,6 +641,18 @@ class _Simulation:
         at zero slack acceleration and its sticking contacts at zero sliding acceleration, and the
         multipliers: the rows' (complementary: only pressing ones), then the sticking friction forces.
         A slipping contact's friction, ``mu`` times its normal force against its slip, rides on its row."""
+        ddu, forces, _ = self._dynamics(u, du, plan, complementary)
+        return ddu, forces
+
+    def _input_power(self, u: np.ndarray, du: np.ndarray, plan: _Plan) -> float:
+        """The power the inputs put in: the generalized force that keeps each driven coordinate at
+        its rate (what its motion's equation leaves over), times that rate."""
+        if self.all_free:
+            return 0.0
+        return float(self._dynamics(u, du, plan)[2] @ du[~self._free()])
+
+    def _dynamics(self, u: np.ndarray, du: np.ndarray, plan: _Plan, complementary: bool = False):
+        """Accelerations, multipliers, and the forces the driven coordinates need (see above)."""
         M, f = self.bodies.terms(u, du, self.t)
         free = self._free()
         ddu = np.zeros(self.n)
@@ -611,18 +660,17 @@ class _Simulation:
         base = f[free] / MF[0, 0] if len(MF) == 1 else np.linalg.solve(MF, f[free])
         if not len(plan.G):
             ddu[free] = base
-            return ddu, np.zeros(0)
+            return ddu, np.zeros(0), (M @ ddu - f)[~free]
         kin = self.bodies.kinematics(u, du)
-        N = -(plan.G @ kin.dq)[:, free]
+        N = -(plan.G @ kin.dq)
         kappa = -(plan.G @ kin.ddq)
         for hold in plan.holds:
-            row, bend = self._exact_row(hold, u, du)
-            N[hold.row], kappa[hold.row] = row[free], bend
+            N[hold.row], kappa[hold.row] = self._exact_row(hold, u, du)
         D = N.copy()
         T = []
         for grip in plan.sticking + plan.slipping:
-            tangent = self._tangent(grip, u)[free]
-            normal = grip.normal[free]
+            tangent = self._tangent(grip, u)
+            normal = grip.normal
             grip.scale = abs(N[grip.row] @ normal) / (normal @ normal)  # normal force per unit multiplier
             if grip.stick:
                 T.append(tangent)
@@ -630,26 +678,27 @@ class _Simulation:
                 D[grip.row] = N[grip.row] - grip.mu * grip.sign * grip.scale * tangent
         held = np.vstack([N] + T) if T else N
         pushed = np.vstack([D] + T) if T else D
-        Minv_pushed = np.linalg.solve(MF, pushed.T)
-        A, b = held @ Minv_pushed, held @ base + np.concatenate([kappa, np.zeros(len(T))])
+        Minv_pushed = np.linalg.solve(MF, pushed[:, free].T)
+        A, b = held[:, free] @ Minv_pushed, held[:, free] @ base + np.concatenate([kappa, np.zeros(len(T))])
         if complementary:
             forces = complementarity(A, b, self.still * max(1.0, float(np.abs(b).max(initial=0.0))))
         else:
             forces = np.linalg.lstsq(A, -b, rcond=None)[0]
         ddu[free] = base + Minv_pushed @ forces
-        return ddu, forces
+        return ddu, forces, (M @ ddu - f - pushed.T @ forces)[~free]
 
     # -- ledger, stretches, samples ----------------------------------------------------------
 
     def _accrue(self, dense, t0: float, t1: float, plan: _Plan) -> None:
-        """Add the loads' work and the dampers' and slipping contacts' losses over ``[t0, t1]``
-        (Gauss-Legendre on the dense output)."""
-        if t1 <= t0 or self.open is None or not (self.bodies.powered or plan.slipping):
+        """Add the loads' and the inputs' work and the dampers' and slipping contacts' losses over
+        ``[t0, t1]`` (Gauss-Legendre on the dense output)."""
+        if t1 <= t0 or self.open is None or not (self.bodies.powered or plan.slipping or not self.all_free):
             return
         half = (t1 - t0) / 2
         for x, w in zip(*LEDGER_NODES):
             y = dense(t0 + half * (x + 1))
             work, loss = self.bodies.power(y[:self.n], y[self.n:])
+            work += self._input_power(y[:self.n], y[self.n:], plan)
             if plan.slipping:
                 forces = self._acceleration(y[:self.n], y[self.n:], plan)[1]
                 loss += sum(g.mu * g.scale * forces[g.row] * abs(self._slip(g, y[:self.n], y[self.n:]))
@@ -748,7 +797,7 @@ class _Simulation:
         return drive
 
 
-def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0) -> float | None:
+def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0, rising: float = math.inf) -> float | None:
     """The first time in ``(t0, t1]`` where a component of the smooth vector function ``values``
     falls below zero. Each component is fitted by a polynomial of degree ``DEGREE`` at Chebyshev
     points of the step (exactly, when it is one, as a row's slack on a DOP853 step of parts on
@@ -758,9 +807,9 @@ def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0) -
     step), the step is halved and each half looked at in turn; otherwise every root of the fit
     and of its derivative is followed, so a crossing and a crossing back inside one step are
     seen, and the first crossing is refined on the function. A component that starts within
-    ``tight`` of zero (the contact just made or left) counts from where it has risen above
-    ``tight`` (the exact grid's step: far below any contact's tolerance, far above the rounding
-    of a slack).
+    ``tight`` of zero (the contact just made or left) counts if it starts rising faster than
+    ``rising`` (a rebound, however small), or else from where it has risen above ``tight`` (the
+    exact grid's step: far below any contact's tolerance, far above the rounding of a slack).
 
     >>> round(first_crossing(lambda t: np.array([(t - 0.5) ** 2 - 0.01, 1 - t]), 0.0, 1.0, 1e-9), 12)
     0.4
@@ -778,25 +827,26 @@ def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0) -
     clear = (coefficients[0] - np.abs(coefficients[1:]).sum(axis=0) - 2 * residual > tight) & (start > tight)
     if depth < MAX_HALVINGS and (residual[~clear] > tight).any():
         middle = (t0 + t1) / 2
-        first = first_crossing(values, t0, middle, tight, depth + 1)
-        return first if first is not None else first_crossing(values, middle, t1, tight, depth + 1)
+        first = first_crossing(values, t0, middle, tight, depth + 1, rising)
+        return first if first is not None else first_crossing(values, middle, t1, tight, depth + 1, rising)
     first = None
+    slopes = np.polynomial.chebyshev.chebval(-1.0, np.polynomial.chebyshev.chebder(coefficients)) * 2 / (t1 - t0)
     for column in np.flatnonzero(~clear).tolist():
         c = coefficients[:, column]
         points = [r.real for r in (*np.polynomial.chebyshev.chebroots(c),
                                    *np.polynomial.chebyshev.chebroots(np.polynomial.chebyshev.chebder(c)))
                   if abs(r.imag) < 1e-7 and -1 < r.real < 1]
         grid = [t0] + sorted(t0 + (t1 - t0) * (p + 1) / 2 for p in points) + [t1]
-        root = _crossing(lambda t, k=column: float(values(t)[k]), grid, float(start[column]), tight)
+        armed = float(start[column]) > tight or float(np.atleast_1d(slopes)[column]) > rising
+        root = _crossing(lambda t, k=column: float(values(t)[k]), grid, float(start[column]), tight, armed)
         if root is not None and (first is None or root < first):
             first = root
     return first
 
 
-def _crossing(function, grid: list[float], start: float, tight: float) -> float | None:
+def _crossing(function, grid: list[float], start: float, tight: float, armed: bool) -> float | None:
     """The first zero of ``function`` where it falls below zero between the points of ``grid``
-    (its values there bracket it); armed from the start, or once above ``tight`` when it starts tight."""
-    armed = start > tight
+    (its values there bracket it); from the start when ``armed``, else once above ``tight``."""
     previous_t, previous = grid[0], start
     for t in grid[1:]:
         value = function(t)
