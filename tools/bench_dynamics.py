@@ -12,12 +12,16 @@ meeting it, ``[tolerance] integration`` tried at powers of ten from 1e-6 down to
 both |theta(5) error| and |theta'(5) error| at most 1e-8, where the peers' search asks
 only the angle's: if anything, the stricter race is cspace's.
 
-cspace is timed three ways, by ``time.perf_counter``:
+cspace is timed four ways, by ``time.perf_counter``:
 
 * **trace-only**: ``cspace.simulate`` on one analysis, median of 5 calls (the peers'
   "wall": stepping a model built beforehand);
 * **cold**: ``loads`` + ``analyze`` + ``simulate``, the first call in a fresh process
-  (imports excluded), median of 3 processes (the peers' "cold": build + stepping);
+  after ``import cspace``, median of 3 processes. ``import cspace`` is lazy, so this
+  includes the imports the first call makes (scipy.integrate, shapely, HiGHS, ...);
+* **cold, imports excluded**: the same with those modules (:data:`PRELOAD`) imported
+  before the clock starts, as the peers' "cold" (build + stepping, pymunk and MuJoCo
+  imported beforehand) is measured;
 * **whole-process**: ``cspace trace FILE --json`` with its output thrown away, the
   pair-space cache off (``CSPACE_CACHE=off``), from start to exit, median of 5 after
   one run not counted.
@@ -35,7 +39,8 @@ trace-only and cold, against issue 25's goal of 0.13 s (Gelsey's rigid model too
 1.3 s in 1995).
 
 It prints one Markdown table of every row, cspace's and the peers', then the ratios
-peer / cspace of the trace-only times per scenario.
+peer / cspace of the trace-only times per scenario (and of the cold times, imports
+excluded).
 
     python tools/bench_dynamics.py [--quick]
 
@@ -74,10 +79,14 @@ ESCAPEMENT_GOAL = 0.13  # s for 37 time units (issue 25)
 GELSEY_1995 = 1.3  # s, Gelsey's rigid model in 1995
 TARGETS = {"four-bar": peers.FOURBAR_TARGET, "disk": peers.DISK_TARGET, "block": peers.BLOCK_TARGET}
 
+PRELOAD = ("cspace.io.loader", "cspace.tracing.analysis", "cspace.kinetics.simulate", "cspace.spaces.builders",
+           "cspace.spaces.parallel", "highspy", "scipy.integrate", "scipy.optimize", "scipy.sparse", "shapely")
 COLD_CHILD = """
-import sys, time
+import importlib, sys, time
 from pathlib import Path
 import cspace
+for name in sys.argv[2:]:
+    importlib.import_module(name)
 text = Path(sys.argv[1]).read_text()
 start = time.perf_counter()
 cspace.simulate(cspace.analyze(cspace.loads(text)))
@@ -207,11 +216,12 @@ def trace_only(text: str, runs: int) -> float:
     return statistics.median(seconds)
 
 
-def cold(path: Path, runs: int) -> float:
-    """Median seconds of loads + analyze + simulate, the first call of a fresh process."""
+def cold(path: Path, runs: int, preload: tuple[str, ...] = ()) -> float:
+    """Median seconds of loads + analyze + simulate, the first call of a fresh process that
+    imported ``cspace`` and the modules ``preload``."""
     return statistics.median(
-        float(subprocess.run([sys.executable, "-c", COLD_CHILD, str(path)], check=True, capture_output=True,
-                             text=True).stdout)
+        float(subprocess.run([sys.executable, "-c", COLD_CHILD, str(path), *preload], check=True,
+                             capture_output=True, text=True).stdout)
         for _ in range(runs))
 
 
@@ -240,7 +250,8 @@ def cspace_row(scenario: Scenario, folder: Path, repeats: Repeats) -> dict:
     path.write_text(text)
     met = "targets met" if measure.met else "targets NOT met: most accurate tolerance tried"
     return {"peer": "cspace", "scenario": scenario.name, "setting": f"tol {tolerance:.0e}",
-            "wall_median_s": trace_only(text, repeats.trace), "cold_s": cold(path, repeats.cold),
+            "wall_median_s": trace_only(text, repeats.trace), "cold_s": cold(path, repeats.cold, PRELOAD),
+            "lazy_s": cold(path, repeats.cold),
             "whole_s": whole_process(path, repeats.whole), "error": measure.error,
             "penetration": measure.penetration, "energy_drift": measure.energy_drift,
             "note": f"{met} (loosest of 1e-6..1e-13); {measure.detail}"}
@@ -254,7 +265,8 @@ def escapement_row(folder: Path, repeats: Repeats) -> dict:
     result = cspace.simulate(cspace.analyze(cspace.loads(text)))
     wall = trace_only(text, repeats.escapement_trace)
     return {"peer": "cspace", "scenario": "escapement", "setting": "tol 1e-12 (default)", "wall_median_s": wall,
-            "cold_s": cold(path, repeats.escapement_cold), "whole_s": math.nan, "error": math.nan,
+            "cold_s": cold(path, repeats.escapement_cold, PRELOAD), "lazy_s": cold(path, repeats.escapement_cold),
+            "whole_s": math.nan, "error": math.nan,
             "penetration": math.nan, "energy_drift": math.nan,
             "note": (f"{len(result.stretches)} stretches to t = {result.times[-1]:g}; goal {ESCAPEMENT_GOAL} s: "
                      f"{wall / ESCAPEMENT_GOAL:.0f}x over it; Gelsey 1995: {GELSEY_1995} s")}
@@ -274,7 +286,7 @@ def revision() -> str:
 
 
 def _peer_row(row: dict) -> dict:
-    return {**row, "setting": f"dt {row['step']:.3e}", "whole_s": math.nan}
+    return {**row, "setting": f"dt {row['step']:.3e}", "lazy_s": math.nan, "whole_s": math.nan}
 
 
 def _cell(value: float, digits: int = 2) -> str:
@@ -287,29 +299,32 @@ def _seconds(value: float) -> str:
 
 def markdown(rows: list[dict]) -> str:
     """Every row as one Markdown table."""
-    lines = [("| peer | scenario | step or tolerance | trace-only (s) | cold (s) | whole-process (s) | error "
-              "| penetration | energy drift | note |"),
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [("| peer | scenario | step or tolerance | trace-only (s) | cold, imports excluded (s) "
+              "| cold after import cspace (s) | whole-process (s) | error | penetration | energy drift | note |"),
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         lines.append(f"| {r['peer']} | {r['scenario']} | {r['setting']} | {_seconds(r['wall_median_s'])} "
-                     f"| {_seconds(r['cold_s'])} | {_seconds(r['whole_s'])} | {_cell(r['error'])} "
+                     f"| {_seconds(r['cold_s'])} | {_seconds(r['lazy_s'])} | {_seconds(r['whole_s'])} "
+                     f"| {_cell(r['error'])} "
                      f"| {_cell(r['penetration'])} | {_cell(r['energy_drift'])} | {r['note']} |")
     return "\n".join(lines)
 
 
 def ratios(rows: list[dict]) -> str:
-    """Peer / cspace trace-only time, for every peer row, against cspace's row of its scenario."""
+    """Peer / cspace trace-only time (and cold time, imports excluded), for every peer row,
+    against cspace's row of its scenario."""
     ours = {r["scenario"]: r for r in rows if r["peer"] == "cspace"}
     lines = [("| scenario | peer | step | peer target met | peer trace-only (s) | cspace trace-only (s) "
-              "| peer / cspace |"),
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+              "| peer / cspace | cold: peer / cspace |"),
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         if r["peer"] == "cspace":
             continue
         mine = ours[r["scenario"]]["wall_median_s"]
+        cold_ratio = r["cold_s"] / ours[r["scenario"]]["cold_s"]
         met = "fixed step" if r["note"].startswith("fixed step") else ("yes" if r["error"] <= TARGETS[r["scenario"]] else "no")
         lines.append(f"| {r['scenario']} | {r['peer']} | {r['step']:.3e} | {met} | {r['wall_median_s']:.3g} "
-                     f"| {mine:.3g} | {r['wall_median_s'] / mine:.2f} |")
+                     f"| {mine:.3g} | {r['wall_median_s'] / mine:.2f} | {cold_ratio:.2f} |")
     return "\n".join(lines)
 
 
@@ -328,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{platform.release()}, CPython {platform.python_version()}, pymunk {peers.pymunk.version}, "
           f"MuJoCo {peers.mujoco.__version__}; {revision()}; {'quick' if args.quick else 'full'} run\n")
     print(markdown(rows))
-    print("\nTrace-only times, peer / cspace (above 1: cspace is faster):\n")
+    print("\nTimes, peer / cspace (above 1: cspace is faster):\n")
     print(ratios(rows))
     print(f"\ncspace: trace-only median of {repeats.trace} (escapement {repeats.escapement_trace}), cold median of "
           f"{repeats.cold} fresh processes (escapement {repeats.escapement_cold}), whole-process median of "
