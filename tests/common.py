@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
-from cspace import analyze, load, trace
+from cspace import analyze, load, simulate, trace
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,3 +51,9 @@ def tool(name: str) -> ModuleType:
     finally:
         sys.path.remove(str(directory))
     return module
+
+
+@lru_cache(maxsize=None)
+def simulated(name: str):
+    """The full-dynamics path of fixtures/<name>.toml (cached: integration is deterministic)."""
+    return simulate(analyzed(name))

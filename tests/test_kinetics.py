@@ -20,7 +20,7 @@ from cspace.model.errors import TraceError
 from cspace.model.geometry import region_of
 from cspace.model.kinds import Mode
 
-from .common import fixture_path
+from .common import DYNAMIC_FIXTURES, fixture_path, simulated
 
 G, E, H0 = 9.81, 0.5, 1.0
 T1 = math.sqrt(2 * H0 / G)
@@ -35,7 +35,7 @@ def impact_time(n: int) -> float:
 
 @pytest.fixture(scope="module")
 def bouncing():
-    return simulate(analyze(load(fixture_path("bouncing-block"))))
+    return simulated("bouncing-block")
 
 
 def test_the_closed_form_is_the_papers():
@@ -156,7 +156,7 @@ THETA_5, RATE_5, ENERGY = 27.112220137374, 3.592065385782, 45.885700504270
 
 @pytest.fixture(scope="module")
 def four_bar():
-    return simulate(analyze(load(fixture_path("kramer-four-bar"))))
+    return simulated("kramer-four-bar")
 
 
 def test_the_four_bar_meets_the_references(four_bar):
@@ -317,7 +317,7 @@ def test_the_disk_switches_on_time_whatever_the_integration_tolerance(integratio
 
 @pytest.fixture(scope="module")
 def disk():
-    return simulate(analyze(load(fixture_path("disk-on-ramp"))))
+    return simulated("disk-on-ramp")
 
 
 def test_the_disk_rolls_slides_and_rolls_again(disk):
@@ -369,7 +369,7 @@ def test_the_linkage_table_is_the_exact_linkage_to_rounding():
 
 @pytest.fixture(scope="module")
 def ratchet():
-    return simulate(analyze(load(fixture_path("ratchet-torque"))))
+    return simulated("ratchet-torque")
 
 
 def ratchet_events(result) -> list[tuple[str, float]]:
@@ -434,7 +434,7 @@ def test_an_undamped_ratchet_skips_teeth_and_says_so():
 
 @pytest.fixture(scope="module")
 def escapement():
-    return simulate(analyze(load(fixture_path("escapement"))))
+    return simulated("escapement")
 
 
 def swings(result) -> list[int]:
@@ -492,3 +492,11 @@ def test_an_inputs_work_is_in_the_ledger():
         assert abs(stretch.drift) <= 1e-9 * abs(stretch.work) + 1e-12
     assert sum(s.work for s in result.stretches) == pytest.approx(
         result.energies[-1].sum() - result.energies[0].sum(), abs=1e-9)
+
+
+@pytest.mark.parametrize("name", DYNAMIC_FIXTURES)
+def test_the_replay_finds_nothing_wrong_with_any_dynamic_fixture(name):
+    """The real shapes at every sample (no overlap), the limits, the energy ledger."""
+    from cspace.testing import replay
+
+    assert replay(simulated(name)) == []

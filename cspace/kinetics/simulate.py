@@ -182,7 +182,9 @@ class _Simulation:
         try:
             choices = self.diagram.choices(q)
         except TraceError:  # an exact contact held left the parts inside a pair's grown blocked space
+            before = self.bodies.energies(self.u, self.du).total
             self._into_free_space(q)
+            self._account(before)
             kin = self.bodies.kinematics(self.u, self.du)
             q, v = kin.q, kin.dq @ self.du
             choices = self.diagram.choices(q)
@@ -390,7 +392,9 @@ class _Simulation:
         resting = self._resting(key, G, h - G @ kin.q, kin, self._contact_rows(key, kin.q))
         plan = self._plan(key, G, resting)
         self._carry_holds(plan)
+        before = self.bodies.energies(self.u, self.du).total
         self._settle_rates(plan)
+        self._account(before)
         self.held = list(plan.holds)
         mode = plan.mode
         contacts = tuple(sorted(set(self._contacts(key, resting)) | {str(h.contact) for h in plan.holds}))
@@ -562,6 +566,13 @@ class _Simulation:
         speed = float(np.abs(self.bodies.kinematics(self.u, self.du).dq @ self.du).max(initial=0.0))
         ahead = self.u + self.du * (self.length / speed if speed > 0 else 0.0)
         return self.features.frame(contact, ahead).margins
+
+    def _account(self, before: float) -> None:
+        """Put in the open stretch's ledger what a correction of the state changed the energy by
+        (rates made still on a resting contact; the parts moved out of a flattened pair space's
+        grown blocked space): a loss, or a negative one, never a drift."""
+        if self.open is not None:
+            self.open["losses"] += before - self.bodies.energies(self.u, self.du).total
 
     def _carry_holds(self, plan: _Plan) -> None:
         """Keep holding the exact contacts held before (a cut of another pair crossed, a region
