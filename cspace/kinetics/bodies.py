@@ -95,6 +95,49 @@ class Bodies:
         self._dampers = [(names.index(d.coordinate), d.coefficient) for d in self.dynamics.dampers]
         self._loads = [(names.index(load.coordinate), load.value) for load in self.dynamics.loads]
         self.powered = bool(self._loads or self._dampers)  # whether any work is done or taken but by contacts
+        self._steady_terms()
+        self._own_forces()
+
+    def _steady_terms(self) -> None:
+        """Set apart the parts whose centre moves linearly with ``u`` and whose angle is a
+        coordinate (translations, and a turn about the centre of mass): their mass matrix and
+        gravity's force are constant and their potential linear, summed once here."""
+        u0, du0 = self.initial()
+        self._M0, self._Q0, self._P0, self._p = np.zeros((self.n, self.n)), np.zeros(self.n), 0.0, np.zeros(self.n)
+        self._u0 = u0
+        varying = []
+        for part, moved in self._parts:
+            if moved is not None or not self._steady(part):
+                varying.append((part, moved))
+                continue
+            J, _, j, _ = self._jets(part, moved, u0, du0)
+            mass = part.mass
+            self._M0 += mass.mass * J.T @ J + mass.inertia * np.outer(j, j)
+            self._Q0 += mass.mass * J.T @ self._gravity
+            self._P0 -= mass.mass * float(self._gravity @ self._centre(part, moved, u0))
+            self._p -= mass.mass * J.T @ self._gravity
+        self._parts = varying
+
+    def _steady(self, part: Part) -> bool:
+        turns = [self.mechanism.coordinate(c) for c in part.coordinates if self.mechanism.coordinate(c).is_angle]
+        return not turns or all(math.dist(part.mass.centre, c.pivot) == 0 for c in turns)
+
+    def _own_forces(self) -> None:
+        """The springs, dampers and loads on independent coordinates, as arrays over ``u``; those
+        on a linkage's output act through its slope (``terms``)."""
+        def split(entries):
+            own = [e for e in entries if e[0] in self.independent]
+            return own, [e for e in entries if e[0] not in self.independent]
+
+        own, self._springs_out = split(self._springs)
+        self._spring_at = np.array([self.independent.index(e[0]) for e in own], int)
+        self._spring_k, self._spring_rest = np.array([e[1] for e in own]), np.array([e[2] for e in own])
+        own, self._dampers_out = split(self._dampers)
+        self._damper_at, self._damper_c = np.array([self.independent.index(e[0]) for e in own], int), \
+            np.array([e[1] for e in own])
+        own, self._loads_out = split(self._loads)
+        self._load_at, self._load_value = np.array([self.independent.index(e[0]) for e in own], int), \
+            np.array([e[1] for e in own])
 
     def initial(self) -> tuple[np.ndarray, np.ndarray]:
         """The independent coordinates' initial values and rates."""
@@ -120,7 +163,7 @@ class Bodies:
     def terms(self, u: np.ndarray, du: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
         """``M(u)`` and the generalized force ``Q - h`` at the state: gravity, springs, dampers,
         loads, less the velocity products."""
-        M, rest = np.zeros((self.n, self.n)), np.zeros(self.n)
+        M, rest = self._M0.copy(), self._Q0.copy()
         for part, moved in self._parts:
             mass = part.mass
             J, k, j, kw = self._jets(part, moved, u, du)
@@ -130,21 +173,25 @@ class Bodies:
             mass, dmass, force = table.at(float(u[column]))[:3]
             M[column, column] += mass
             rest[column] += force - 0.5 * dmass * du[column] ** 2
-        if not (self._springs or self.powered):
+        np.subtract.at(rest, self._spring_at, self._spring_k * (u[self._spring_at] - self._spring_rest))
+        np.subtract.at(rest, self._damper_at, self._damper_c * du[self._damper_at])
+        np.add.at(rest, self._load_at, self._load_value)
+        if not (self._springs_out or self._dampers_out or self._loads_out):
             return M, rest
         kin = self.kinematics(u, du)
         rates = kin.dq @ du
-        for index, stiffness, value in self._springs:
+        for index, stiffness, value in self._springs_out:
             rest -= stiffness * (kin.q[index] - value) * kin.dq[index]
-        for index, coefficient in self._dampers:
+        for index, coefficient in self._dampers_out:
             rest -= coefficient * rates[index] * kin.dq[index]
-        for index, value in self._loads:
+        for index, value in self._loads_out:
             rest += value * kin.dq[index]
         return M, rest
 
     def energies(self, u: np.ndarray, du: np.ndarray) -> Energies:
         """Kinetic energy, and the potential of gravity and the springs (zero at the origin and at rest)."""
-        kinetic = potential = 0.0
+        kinetic = 0.5 * float(du @ self._M0 @ du)
+        potential = self._P0 + float(self._p @ (u - self._u0))
         for part, moved in self._parts:
             mass = part.mass
             J, _, j, _ = self._jets(part, moved, u, du)
