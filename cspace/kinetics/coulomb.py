@@ -48,6 +48,7 @@ class Features:
         self.touch = bodies.mechanism.tolerance.length  # a corner this near a face touches it
         self._chosen: dict[Contact, tuple[int | None, int | None]] = {}
         self._last: dict[Contact, tuple[bytes, Frame]] = {}  # the frame at the last state asked, per contact
+        self._corners: dict[tuple, tuple[float, float]] = {}
         self._faces: dict[str, dict[str, list[Element]]] = {}
         for part in bodies.mechanism.parts:
             faces: dict[str, list[Element]] = {}
@@ -65,19 +66,18 @@ class Features:
     def frame(self, contact: Contact, u: np.ndarray) -> Frame:
         """The contact's point and sliding direction at the independent coordinates ``u``: of the
         elements its faces name, those nearest each other where first asked since :meth:`forget`."""
-        a = self._placed(contact.part_a, contact.faces_a, u)
-        b = self._placed(contact.part_b, contact.faces_b, u)
         if contact not in self._chosen:
-            self._chosen[contact] = self._choose(a, b)
+            self._chosen[contact] = self._choose(self._placed(contact.part_a, contact.faces_a, u),
+                                                 self._placed(contact.part_b, contact.faces_b, u))
         first, second = self._chosen[contact]
-        a = a if first is None else [a[first]]
-        b = b if second is None else [b[second]]
+        a = self._placed(contact.part_a, contact.faces_a, u, first)
+        b = self._placed(contact.part_b, contact.faces_b, u, second)
         if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
             raise ValueError(f"contact {contact}: a corner on a corner has no sliding direction")
         if isinstance(a, np.ndarray):
-            return _corner_on(a, _nearest(b, a), self.touch)
+            return _corner_on(a, b[0], self.touch)
         if isinstance(b, np.ndarray):
-            return _corner_on(b, _nearest(a, b), self.touch)
+            return _corner_on(b, a[0], self.touch)
         return _face_on_face(a[0], b[0])
 
     def _choose(self, a, b) -> tuple[int | None, int | None]:
@@ -91,23 +91,30 @@ class Features:
         ea, eb = _closest_pair(a, b)
         return a.index(ea), b.index(eb)
 
-    def _placed(self, part: str, faces: tuple[str, ...], u: np.ndarray):
-        """A corner (the point two faces share) or a face's elements, in the plane. A corner may
-        be named as one ``a+b`` (face names hold no ``+``)."""
-        faces = tuple(name for entry in faces for name in entry.split("+"))
+    def _placed(self, part: str, faces: tuple[str, ...], u: np.ndarray, element: int | None = None):
+        """A corner (the point two faces share) or a face's elements (only ``element`` when given),
+        in the plane. A corner may be named as one ``a+b`` (face names hold no ``+``)."""
         angle, t = self.bodies.pose(part, u)
         c, s = math.cos(angle), math.sin(angle)
 
         def place(p) -> np.ndarray:
             return np.array([c * p[0] - s * p[1] + t[0], s * p[0] + c * p[1] + t[1]])
 
-        elements = [(e, place(e.start), place(e.end), place(e.center) if isinstance(e, Arc) else None)
-                    for e in self._faces[part][faces[0]]]
-        if len(faces) == 1:
-            return elements
-        others = [(place(e.start), place(e.end)) for e in self._faces[part][faces[1]]]
-        ends = [p for _, start, end, _ in elements for p in (start, end)]
-        return min(ends, key=lambda p: min(min(np.linalg.norm(p - q) for q in pair) for pair in others))
+        names = tuple(name for entry in faces for name in entry.split("+"))
+        if len(names) > 1:
+            return place(self._corner(part, names))
+        chosen = self._faces[part][names[0]]
+        chosen = chosen if element is None else [chosen[element]]
+        return [(e, place(e.start), place(e.end), place(e.center) if isinstance(e, Arc) else None) for e in chosen]
+
+    def _corner(self, part: str, names: tuple[str, ...]) -> tuple[float, float]:
+        """The point, in the part's frame, where the first face's elements meet the second's."""
+        key = (part, names)
+        if key not in self._corners:
+            ends = [p for e in self._faces[part][names[0]] for p in (e.start, e.end)]
+            others = [p for e in self._faces[part][names[1]] for p in (e.start, e.end)]
+            self._corners[key] = min(ends, key=lambda p: min(math.dist(p, q) for q in others))
+        return self._corners[key]
 
 
 def _nearest(elements: list, point: np.ndarray):

@@ -842,14 +842,24 @@ def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0, r
         return first if first is not None else first_crossing(values, middle, t1, tight, depth + 1, rising)
     first = None
     slopes = np.polynomial.chebyshev.chebval(-1.0, np.polynomial.chebyshev.chebder(coefficients)) * 2 / (t1 - t0)
+    known: dict[float, np.ndarray] = {t0: start}
+
+    def value(t: float, k: int) -> float:  # a component of the function, each instant evaluated once
+        if t not in known:
+            known[t] = values(t)
+        return float(known[t][k])
+
     for column in np.flatnonzero(~clear).tolist():
         c = coefficients[:, column]
         points = [r.real for r in (*np.polynomial.chebyshev.chebroots(c),
                                    *np.polynomial.chebyshev.chebroots(np.polynomial.chebyshev.chebder(c)))
                   if abs(r.imag) < 1e-7 and -1 < r.real < 1]
-        grid = [t0] + sorted(t0 + (t1 - t0) * (p + 1) / 2 for p in points) + [t1]
+        fitted = np.polynomial.chebyshev.chebval(np.array([-1.0, 1.0, *points]), c)
         armed = float(start[column]) > tight or float(np.atleast_1d(slopes)[column]) > rising
-        root = _crossing(lambda t, k=column: float(values(t)[k]), grid, float(start[column]), tight, armed)
+        if fitted.min() - residual[column] > tight and (armed or float(start[column]) > -tight):
+            continue  # the fit stays above zero at its every extremum, by more than its error
+        grid = [t0] + sorted(t0 + (t1 - t0) * (p + 1) / 2 for p in points) + [t1]
+        root = _crossing(lambda t, k=column: value(t, k), grid, float(start[column]), tight, armed)
         if root is not None and (first is None or root < first):
             first = root
     return first
