@@ -82,7 +82,7 @@ def __dir__() -> list[str]:
 
 
 def _notebook_views() -> None:
-    """In IPython (Jupyter), show a mechanism, a trace and a segment as HTML
+    """In IPython (Jupyter), show a mechanism, a trace, a segment and a full-dynamics path as HTML
     (:mod:`cspace.viz.notebook`): registered by the types' names, so nothing is imported until
     one is shown, and the library itself never imports the rendering."""
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
@@ -100,6 +100,7 @@ def _notebook_views() -> None:
     formatter.for_type_by_name("cspace.model.mechanism", "Mechanism", view("mechanism_html"))
     formatter.for_type_by_name("cspace.tracing.trace", "Trace", view("trace_html"))
     formatter.for_type_by_name("cspace.tracing.trace", "Segment", view("segment_html"))
+    formatter.for_type_by_name("cspace.kinetics.result", "DynamicTrace", view("motion_html"))
 
 
 _notebook_views()

@@ -4,10 +4,12 @@ library's own reports (describe's records, the statistics) and the mechanism fil
 
 from __future__ import annotations
 
+from html import escape as html_escape
+
 from html.parser import HTMLParser
 
 import pytest
-from cspace.viz.notebook import mechanism_html, segment_html, trace_html
+from cspace.viz.notebook import mechanism_html, motion_html, segment_html, trace_html
 from cspace.viz.web import html_page
 
 from cspace import analyze, load, trace
@@ -103,5 +105,21 @@ def test_import_registers_the_views_with_ipythons_html_formatter(monkeypatch):
     import cspace
     importlib.reload(cspace)
     mechanism = load(fixture_path("feeder"))
-    assert sorted(registered) == ["Mechanism", "Segment", "Trace"]
+    assert sorted(registered) == ["DynamicTrace", "Mechanism", "Segment", "Trace"]
     assert registered["Mechanism"](mechanism) == mechanism_html(mechanism)
+
+
+def test_a_dynamic_trace_shows_its_stretches_and_the_viewer():
+    """Each stretch's mode, span and record as cspace trace prints it, and the viewer's page."""
+    from cspace.report.motion import describe_motion
+    from cspace.viz.web import html_page
+
+    from .common import simulated
+
+    result = simulated("bouncing-block")
+    html = motion_html(result)
+    records = describe_motion(result).split("\n\n")[:-1]
+    for stretch, record in zip(result.stretches, records):
+        assert f"<td>{stretch.mode}</td>" in html and html_escape(record) in html
+    assert html_escape(html_page(result), quote=True) in html
+    assert "<iframe" not in motion_html(result, viewer=False)

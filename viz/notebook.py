@@ -20,6 +20,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cspace.kinetics.result import DynamicTrace
     from cspace.model.mechanism import Mechanism
     from cspace.tracing.trace import Segment, Trace
 
@@ -98,3 +99,24 @@ def trace_html(trace: Trace, viewer: bool = True) -> str:
     html.append(_table(["segment", "time (s)", "summary", "record (Figure 4)", "end"], rows))
     html.append("</div>")
     return "".join(html)
+
+
+def motion_html(result: DynamicTrace, viewer: bool = True) -> str:
+    """A full-dynamics path: its stretches, each with its mode, time span and record (as
+    ``cspace trace`` prints it), and the browser viewer embedded (``viewer=False`` leaves it out)."""
+    from cspace.report.motion import describe_motion
+
+    records = describe_motion(result).split("\n\n")
+    rows = [[str(s.index), escape(str(s.mode)), f"{s.start:.9g} to {s.end:.9g}", f"<pre>{escape(record)}</pre>"]
+            for s, record in zip(result.stretches, records)]
+    html = [STYLE, '<div class="cspace">',
+            f"<b>{escape(result.mechanism.name)}</b>: full dynamics, {len(result.stretches)} stretches; "
+            f"end: {escape(result.end)}"]
+    if viewer:
+        from cspace.viz.web import html_page
+
+        page = escape(html_page(result), quote=True)
+        html.append(f'<iframe srcdoc="{page}" style="width:100%;height:560px;border:0" '
+                    'title="cspace viewer"></iframe>')
+    html.append(_table(["stretch", "mode", "time (s)", "record"], rows))
+    return "".join(html) + "</div>"
