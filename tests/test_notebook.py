@@ -5,7 +5,6 @@ library's own reports (describe's records, the statistics) and the mechanism fil
 from __future__ import annotations
 
 from html import escape as html_escape
-
 from html.parser import HTMLParser
 
 import pytest
@@ -111,8 +110,9 @@ def test_import_registers_the_views_with_ipythons_html_formatter(monkeypatch):
 
 def test_a_dynamic_trace_shows_its_stretches_and_the_viewer():
     """Each stretch's mode, span and record as cspace trace prints it, and the viewer's page."""
-    from cspace.report.motion import describe_motion
     from cspace.viz.web import html_page
+
+    from cspace.report.motion import describe_motion
 
     from .common import simulated
 
