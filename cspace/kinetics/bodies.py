@@ -117,6 +117,7 @@ class Bodies:
             self._P0 -= mass.mass * float(self._gravity @ self._centre(part, moved, u0))
             self._p -= mass.mass * J.T @ self._gravity
         self._parts = varying
+        self.constant_mass = not varying and not self._tables  # M(u) is the same everywhere
 
     def _steady(self, part: Part) -> bool:
         turns = [self.mechanism.coordinate(c) for c in part.coordinates if self.mechanism.coordinate(c).is_angle]

@@ -122,6 +122,7 @@ class _Simulation:
         self.features = Features(self.bodies)
         self.u_now = self.du_now = None
         self.step: float | None = None
+        self._constant_inverse: np.ndarray | None = None
         self.held: list[_Hold] = []  # the exact contacts held in the last stretch of integration
         self.accumulating: tuple[float, tuple[str, ...]] | None = None  # impacts accumulating: until, on
         self.diagram = RegionDiagram(analysis)
@@ -655,6 +656,16 @@ class _Simulation:
         ddu, forces, _ = self._dynamics(u, du, plan, complementary)
         return ddu, forces
 
+    def _inverse(self, M: np.ndarray) -> np.ndarray:
+        """The inverse of the free coordinates' mass matrix: once, where the bodies' is constant."""
+        if self.bodies.constant_mass and self._constant_inverse is not None:
+            return self._constant_inverse
+        free = self._free()
+        inverse = np.linalg.inv(M if self.all_free else M[np.ix_(free, free)])
+        if self.bodies.constant_mass:
+            self._constant_inverse = inverse
+        return inverse
+
     def _input_power(self, u: np.ndarray, du: np.ndarray, plan: _Plan) -> float:
         """The power the inputs put in: the generalized force that keeps each driven coordinate at
         its rate (what its motion's equation leaves over), times that rate."""
@@ -667,8 +678,8 @@ class _Simulation:
         M, f = self.bodies.terms(u, du, self.t)
         free = self._free()
         ddu = np.zeros(self.n)
-        MF = M if self.all_free else M[np.ix_(free, free)]
-        base = f[free] / MF[0, 0] if len(MF) == 1 else np.linalg.solve(MF, f[free])
+        inverse = self._inverse(M)
+        base = inverse @ f[free]
         if not len(plan.G):
             ddu[free] = base
             return ddu, np.zeros(0), (M @ ddu - f)[~free]
@@ -689,10 +700,12 @@ class _Simulation:
                 D[grip.row] = N[grip.row] - grip.mu * grip.sign * grip.scale * tangent
         held = np.vstack([N] + T) if T else N
         pushed = np.vstack([D] + T) if T else D
-        Minv_pushed = np.linalg.solve(MF, pushed[:, free].T)
+        Minv_pushed = inverse @ pushed[:, free].T
         A, b = held[:, free] @ Minv_pushed, held[:, free] @ base + np.concatenate([kappa, np.zeros(len(T))])
         if complementary:
             forces = complementarity(A, b, self.still * max(1.0, float(np.abs(b).max(initial=0.0))))
+        elif len(b) == 1 and A[0, 0] != 0:
+            forces = -b / A[0, 0]
         else:
             forces = np.linalg.lstsq(A, -b, rcond=None)[0]
         ddu[free] = base + Minv_pushed @ forces
