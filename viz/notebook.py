@@ -36,6 +36,14 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _viewer(result) -> str:
+    """The browser viewer of ``viz.web`` for a trace or a full-dynamics path, in an ``iframe``."""
+    from cspace.viz.web import html_page
+
+    page = escape(html_page(result), quote=True)
+    return f'<iframe srcdoc="{page}" style="width:100%;height:560px;border:0" title="cspace viewer"></iframe>'
+
+
 def mechanism_html(mechanism: Mechanism) -> str:
     """A mechanism's parts (motion, coordinates, faces), forces and input motions.
 
@@ -90,11 +98,7 @@ def trace_html(trace: Trace, viewer: bool = True) -> str:
             f"<b>{escape(trace.mechanism.name)}</b>: {len(trace.segments)} segments; "
             f"end: {escape(trace.end_reason)}"]
     if viewer:
-        from cspace.viz.web import html_page
-
-        page = escape(html_page(trace), quote=True)
-        html.append(f'<iframe srcdoc="{page}" style="width:100%;height:560px;border:0" '
-                    'title="cspace viewer"></iframe>')
+        html.append(_viewer(trace))
     html.append(_table(["statistic", "value"], [[escape(k), escape(str(v))] for k, v in stats.items()]))
     html.append(_table(["segment", "time (s)", "summary", "record (Figure 4)", "end"], rows))
     html.append("</div>")
@@ -113,10 +117,6 @@ def motion_html(result: DynamicTrace, viewer: bool = True) -> str:
             f"<b>{escape(result.mechanism.name)}</b>: full dynamics, {len(result.stretches)} stretches; "
             f"end: {escape(result.end)}"]
     if viewer:
-        from cspace.viz.web import html_page
-
-        page = escape(html_page(result), quote=True)
-        html.append(f'<iframe srcdoc="{page}" style="width:100%;height:560px;border:0" '
-                    'title="cspace viewer"></iframe>')
+        html.append(_viewer(result))
     html.append(_table(["stretch", "mode", "time (s)", "record"], rows))
     return "".join(html) + "</div>"

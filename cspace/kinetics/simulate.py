@@ -132,8 +132,8 @@ class _Simulation:
         self.length, self.still, self.rtol, self.quantum = tol.length, tol.velocity, tol.integration, tol.quantum
         self.until = until
         self.n = self.bodies.n
-        self.u, self.du = self.bodies.initial()
         self.u = np.asarray(analysis.initial, float)[self.bodies.independent]  # parts drawn touching, settled
+        self.du = self.bodies.initial()[1]
         self.t = 0.0
         self.stretches: list[Stretch] = []
         self.samples: list[tuple] = []
@@ -319,7 +319,7 @@ class _Simulation:
                                       *self._state()[:1], start[1], self._state()[1], before, after, 0.0,
                                       before.kinetic - after.kinetic, "impact"))
         if zeno is not None:  # the impacts accumulate: the contact rests from their accumulation point
-            self._advance_resting(zeno, contacts)
+            self._accumulate(zeno, contacts)
         self._sample()
 
     def _impulses(self, A: np.ndarray, rates: np.ndarray, e: np.ndarray, M: np.ndarray, Minv_N: np.ndarray,
@@ -364,7 +364,7 @@ class _Simulation:
         r = float(ratios[-1])
         return self.t + float(gaps[-1]) * r / (1 - r)
 
-    def _advance_resting(self, until: float, contacts: tuple[str, ...]) -> None:
+    def _accumulate(self, until: float, contacts: tuple[str, ...]) -> None:
         """The impacts accumulate at ``until`` (their flights shrink to nothing there): from the
         last, plastic, the contact rests, and the motion along it goes on, a stretch of impacts on
         ``contacts`` up to there, after which the contact rests."""
