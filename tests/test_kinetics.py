@@ -144,7 +144,7 @@ def test_the_complementarity_solution_is_complementary():
 def test_a_crossing_and_a_crossing_back_inside_one_step_is_found():
     """What scipy's event location misses (scipy #9228): a dip below zero between two points
     where the function is positive."""
-    dip = lambda t: np.array([(t - 0.5) ** 2 - 1e-6])  # noqa: E731
+    dip = lambda t: np.column_stack([(t - 0.5) ** 2 - 1e-6])  # noqa: E731
     assert first_crossing(dip, 0.0, 1.0, 1e-12) == pytest.approx(0.5 - 1e-3, abs=1e-12)
 
 

@@ -158,6 +158,14 @@ class Bodies:
             q[output], dq[output, column], ddq[output] = y, dy, ddy * du[column] ** 2
         return Kinematics(q, dq, ddq)
 
+    def configurations(self, U: np.ndarray) -> np.ndarray:
+        """All coordinates at each row of ``U`` (the independent coordinates of a batch of states)."""
+        if self._links:
+            return np.array([self.kinematics(u, np.zeros(self.n)).q for u in U])
+        Q = np.zeros((len(U), len(self.mechanism.coordinates)))
+        Q[:, self.independent] = U
+        return Q
+
     def mass_matrix(self, u: np.ndarray) -> np.ndarray:
         return self.terms(u, np.zeros(self.n), 0.0)[0]
 

@@ -40,6 +40,8 @@ from .result import DynamicTrace, Stretch
 
 LEDGER_NODES = np.polynomial.legendre.leggauss(8)  # Gauss-Legendre on a step: exact for its dense output's work
 NODES = 0.5 - 0.5 * np.cos(np.pi * (np.arange(9) + 0.5) / 9)  # Chebyshev points of a step, in (0, 1)
+BOUND_POINTS = 65  # a fit's least value is bounded on this many even points of the step
+BOUND_GRID = np.linspace(-1.0, 1.0, BOUND_POINTS)
 DEGREE = 7  # DOP853's dense output is a polynomial of this degree in time
 MAX_HALVINGS = 12  # a step is halved at most this often to follow an event function no polynomial fits
 ZENO_FLIGHTS = 10  # flights whose ratios must agree before their accumulation point is taken
@@ -384,7 +386,6 @@ class _Simulation:
         """Integrate in region ``key`` until a row is reached, a resting contact lifts off, the
         input changes or time runs out."""
         region = self.diagram.region(key)
-        turns = key[len(self.pairs):]
         G, h = region.rows(), region.h
         drive_end, velocities = self.drive(self.t)
         free = self._free()
@@ -403,16 +404,7 @@ class _Simulation:
             mode, contacts = Mode.IMPACT, self.accumulating[1]
         self._open(mode, contacts)
         stop = min(self.until, drive_end, self.accumulating[0] if self.accumulating is not None else math.inf)
-        held_pairs = {hold.owner for hold in plan.holds}
-        watched = np.setdiff1d(np.flatnonzero(~np.isin(region.owners, list(held_pairs))) if held_pairs
-                               else np.arange(len(h)), resting)
-
-        wraps = self.layout.wraps
-
-        def slack(y: np.ndarray) -> np.ndarray:  # the rows (bounds of the key's turns), the seams of that turn
-            q = self.bodies.kinematics(y[:self.n], y[self.n:]).q
-            local = self.layout.local(q, turns)
-            return np.concatenate([h[watched] - G[watched] @ q, math.pi - local[wraps], local[wraps] + math.pi])
+        slack, watched = self._slack(key, plan, resting)
 
         def rhs(_t: float, y: np.ndarray) -> np.ndarray:
             return np.concatenate([y[self.n:], self._acceleration(y[:self.n], y[self.n:], plan)[0]])
@@ -423,17 +415,20 @@ class _Simulation:
             ends = [m for hold in plan.holds for m in self.features.frame(hold.contact, self.u_now).margins]
             return np.concatenate([forces[:len(plan.G)], self._cone(plan, forces), ends])
 
+        forces = holding if len(plan.G) else None
         scale = self.mechanism.size
         hint = None if self.step is None else min(self.step, (stop - self.t) / 2)
         solver = DOP853(rhs, self.t, np.concatenate([self.u, self.du]), stop, rtol=self.rtol,
                         atol=self.rtol * scale, first_step=hint if hint and hint > 0 else None)
+        dense = None
         while True:
+            if dense is None:  # the step's remainder is looked at again from a cut crossed in flight
+                solver.step()
+                if solver.status == "failed":
+                    raise RuntimeError(f"the integration failed at t = {self.t:.9g}: {solver.message}")
+                dense = solver.dense_output()
             before = self.t
-            solver.step()
-            if solver.status == "failed":
-                raise RuntimeError(f"the integration failed at t = {self.t:.9g}: {solver.message}")
-            dense = solver.dense_output()
-            event = self._first_event(dense, before, solver.t, slack, holding)
+            event = self._first_event(dense, before, solver.t, slack, forces)
             t = solver.t if event is None else event
             y = dense(t) if event is not None else solver.y
             self.step = solver.h_abs  # the next step the solver would take: where the next region starts
@@ -441,25 +436,80 @@ class _Simulation:
             self._sample_grid(dense, before, t)
             self.t, self.u, self.du = t, y[:self.n].copy(), y[self.n:].copy()
             self._sample()
-            if event is not None or solver.status == "finished":
-                if self.accumulating is not None and (event is not None or self.t >= self.accumulating[0]):
-                    self.t = max(self.t, self.accumulating[0]) if event is None else self.t
-                    self.accumulating = None
-                    self._close("impacts accumulate")
-                elif event is None and self.t >= drive_end and drive_end < self.until:
-                    self._close("input motion done")
-                return
+            if event is None and solver.status != "finished":
+                dense = None
+                continue
+            if event is not None and self.accumulating is None:
+                onward = self._onward(plan, slack, watched, forces, y)
+                if onward is not None:  # a cut between free regions: the same motion, other rows to watch
+                    slack, watched = onward
+                    continue
+            if self.accumulating is not None and (event is not None or self.t >= self.accumulating[0]):
+                self.t = max(self.t, self.accumulating[0]) if event is None else self.t
+                self.accumulating = None
+                self._close("impacts accumulate")
+            elif event is None and self.t >= drive_end and drive_end < self.until:
+                self._close("input motion done")
+            return
+
+    def _slack(self, key: tuple[int, ...], plan: _Plan, resting: np.ndarray):
+        """The function of the state that must stay positive in region ``key``: the slack of its
+        rows but the resting ones and those of pairs held on an exact contact, then the distance
+        of each freely turning angle to the seams of the key's turn; and how many rows it watches."""
+        region = self.diagram.region(key)
+        turns = key[len(self.pairs):]
+        G, h = region.rows(), region.h
+        held_pairs = {hold.owner for hold in plan.holds}
+        watched = np.setdiff1d(np.flatnonzero(~np.isin(region.owners, list(held_pairs))) if held_pairs
+                               else np.arange(len(h)), resting)
+        G, h, wraps = G[watched], h[watched], self.layout.wraps
+        shift = self.layout.local(np.zeros(len(self.mechanism.coordinates)), turns)
+
+        def slack(Y: np.ndarray) -> np.ndarray:  # one state per row of Y (the region's bounds are the key's turns')
+            Q = self.bodies.configurations(Y[:, :self.n])
+            local = Q[:, wraps] + shift[wraps]
+            return np.hstack([h - Q @ G.T, math.pi - local, local + math.pi])
+
+        return slack, len(h)
+
+    def _onward(self, plan: _Plan, slack, watched: int, holding, y: np.ndarray):
+        """Where an event is a cut between regions that hold the motion alike (not a seam of a
+        turn; the region the state enters rests on the same rows, holds the same exact contacts
+        and grips them alike), the slack function of the region entered, so the step's dense
+        output goes on being followed there; else None (the integration starts afresh)."""
+        values = slack(y[None])[0]
+        forces = holding(y) if holding is not None else np.zeros(0)
+        if int(np.argmin(values)) >= watched or (values[watched:] <= self.quantum).any() \
+                or (forces <= self.quantum).any():  # a seam (where a turn's rows end too), a force let go
+            return None
+        u, du = self.u.copy(), self.du.copy()
+        key, blocked = self._enter()
+        if blocked or not (np.array_equal(u, self.u) and np.array_equal(du, self.du)):
+            return None  # an impact, or the state moved into free space: start afresh from there
+        region = self.diagram.region(key)
+        kin = self.bodies.kinematics(self.u, self.du)
+        G = region.rows()
+        resting = self._resting(key, G, region.h - G @ kin.q, kin, self._contact_rows(key, kin.q))
+        entered = self._plan(key, G, resting)
+        self._carry_holds(entered)
+        contacts = tuple(sorted(set(self._contacts(key, resting)) | {str(h.contact) for h in entered.holds}))
+        if _signature(entered) != _signature(plan) or contacts != self.open["contacts"]:
+            return None
+        return self._slack(key, plan, resting)
 
     def _first_event(self, dense, t0: float, t1: float, slack, forces) -> float | None:
         """The first time in (t0, t1] where a watched row's slack or a resting contact's force
-        falls below zero, on the step's dense output (:func:`first_crossing`)."""
-        def values(t: float) -> np.ndarray:
-            y = dense(t)
-            return np.concatenate([slack(y), forces(y)])
+        (``forces``, None in flight) falls below zero, on the step's dense output (:func:`first_crossing`)."""
+        def rows(times: np.ndarray) -> np.ndarray:
+            return slack(dense(times).T)
 
-        if not len(values(t0)):  # nothing to watch: no row, no seam, no contact
+        def values(times: np.ndarray) -> np.ndarray:
+            Y = dense(times).T
+            return slack(Y) if forces is None else np.hstack([slack(Y), np.array([forces(y) for y in Y])])
+
+        if not values(np.array([t0])).size:  # nothing to watch: no row, no seam, no contact
             return None
-        return first_crossing(values, t0, t1, self.mechanism.tolerance.quantum, rising=self.still)
+        return first_crossing(values, t0, t1, self.mechanism.tolerance.quantum, rising=self.still, head=rows)
 
     def _resting(self, key: tuple[int, ...], G: np.ndarray, slack: np.ndarray, kin,
                  contact: np.ndarray) -> np.ndarray:
@@ -821,7 +871,14 @@ class _Simulation:
         return drive
 
 
-def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0, rising: float = math.inf) -> float | None:
+def _signature(plan: _Plan) -> tuple:
+    """What a plan holds and how: its rows, each grip's contact and state, each exact contact."""
+    return (plan.G.tobytes(), tuple((g.row, str(g.contact), g.on, g.outside, g.stick, g.sign) for g in plan.grips),
+            tuple((h.row, str(h.contact), h.sign) for h in plan.holds))
+
+
+def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0, rising: float = math.inf,
+                   head=None) -> float | None:
     """The first time in ``(t0, t1]`` where a component of the smooth vector function ``values``
     falls below zero. Each component is fitted by a polynomial of degree ``DEGREE`` at Chebyshev
     points of the step (exactly, when it is one, as a row's slack on a DOP853 step of parts on
@@ -835,34 +892,43 @@ def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0, r
     ``rising`` (a rebound, however small), or else from where it has risen above ``tight`` (the
     exact grid's step: far below any contact's tolerance, far above the rounding of a slack).
 
-    >>> round(first_crossing(lambda t: np.array([(t - 0.5) ** 2 - 0.01, 1 - t]), 0.0, 1.0, 1e-9), 12)
+    ``values`` maps an array of instants to one row of the components per instant; ``head``, if
+    given, to the first of them alone (cheaper: a component among them is refined on it).
+
+    >>> round(first_crossing(lambda t: np.column_stack([(t - 0.5) ** 2 - 0.01, 1 - t]), 0.0, 1.0, 1e-9), 12)
     0.4
-    >>> round(first_crossing(lambda t: np.array([np.hypot(t - 0.7, 1e-4) - 2e-4]), 0.0, 1.0, 1e-12), 9)
+    >>> round(first_crossing(lambda t: np.column_stack([np.hypot(t - 0.7, 1e-4) - 2e-4]), 0.0, 1.0, 1e-12), 9)
     0.699826795
     """
-    times = t0 + (t1 - t0) * NODES
-    sampled = np.array([values(t) for t in times])
+    sampled = values(np.append(t0 + (t1 - t0) * NODES, t0))
     if not sampled.size:
         return None
+    start, sampled = sampled[-1], sampled[:-1]
     x = 2 * NODES - 1
     coefficients = np.polynomial.chebyshev.chebfit(x, sampled, DEGREE).reshape(DEGREE + 1, -1)
-    residual = np.abs(np.polynomial.chebyshev.chebval(x, coefficients).T - sampled.reshape(len(x), -1)).max(axis=0)
-    start = values(t0)
+    residual = np.abs(np.polynomial.chebyshev.chebval(x, coefficients).T - sampled).max(axis=0)
     clear = (coefficients[0] - np.abs(coefficients[1:]).sum(axis=0) - 2 * residual > tight) & (start > tight)
     if depth < MAX_HALVINGS and (residual[~clear] > tight).any():
         middle = (t0 + t1) / 2
-        first = first_crossing(values, t0, middle, tight, depth + 1, rising)
-        return first if first is not None else first_crossing(values, middle, t1, tight, depth + 1, rising)
+        first = first_crossing(values, t0, middle, tight, depth + 1, rising, head)
+        return first if first is not None else first_crossing(values, middle, t1, tight, depth + 1, rising, head)
     first = None
     slopes = np.polynomial.chebyshev.chebval(-1.0, np.polynomial.chebyshev.chebder(coefficients)) * 2 / (t1 - t0)
     known: dict[float, np.ndarray] = {t0: start}
 
     def value(t: float, k: int) -> float:  # a component of the function, each instant evaluated once
-        if t not in known:
-            known[t] = values(t)
-        return float(known[t][k])
+        row = known.get(t)
+        if row is None and head is not None:
+            row = head(np.array([t]))[0]
+        if row is None or len(row) <= k:
+            row = values(np.array([t]))[0]
+        known[t] = row
+        return float(row[k])
 
+    least = _least(coefficients)
     for column in np.flatnonzero(~clear).tolist():
+        if least[column] - residual[column] > tight and start[column] > tight:
+            continue  # the fit stays above zero, by more than its error: no root of it to look for
         c = coefficients[:, column]
         points = [r.real for r in (*np.polynomial.chebyshev.chebroots(c),
                                    *np.polynomial.chebyshev.chebroots(np.polynomial.chebyshev.chebder(c)))
@@ -876,6 +942,14 @@ def first_crossing(values, t0: float, t1: float, tight: float, depth: int = 0, r
         if root is not None and (first is None or root < first):
             first = root
     return first
+
+
+def _least(coefficients: np.ndarray) -> np.ndarray:
+    """A lower bound of each column's Chebyshev series on [-1, 1]: its least value on a grid of
+    ``BOUND_POINTS`` less how far its slope (at most sum k^2 |c_k|) can take it between points."""
+    values = np.polynomial.chebyshev.chebval(BOUND_GRID, coefficients)
+    slope = (np.arange(len(coefficients)) ** 2) @ np.abs(coefficients)
+    return values.min(axis=-1) - slope / (BOUND_POINTS - 1)
 
 
 def _crossing(function, grid: list[float], start: float, tight: float, armed: bool) -> float | None:
