@@ -206,12 +206,11 @@ def _traced(path: str, until: float | None, options: argparse.Namespace, full: b
     when a command needs it, so that ``cspace --help`` starts as fast as Python does. A
     full-dynamics mechanism is integrated where the command reports it (``full``), and
     refused by name where it does not yet."""
-    from .kinetics.simulate import simulate
-    from .tracing.tracer import trace
-
     analysis = _simple_or_refused(path, options, full)
     if analysis.mechanism.dynamics is not None:
+        from .kinetics.simulate import simulate  # the integrator (scipy.integrate) only where it is used
         return simulate(analysis, until=until)
+    from .tracing.tracer import trace
     return trace(analysis, until=until, progress=_progress(options))
 
 
@@ -461,14 +460,15 @@ def _plot_pair(args: argparse.Namespace) -> int:
     from cspace.viz.output import check_output
     from cspace.viz.pair_plot import FORMATS, find_pair, plot_pair
 
-    from .kinetics.simulate import simulate
-    from .tracing.tracer import trace
-
     check_output(args.output, FORMATS, field="-o")
     analysis = _analyzed(args.file, args)
     find_pair(analysis, args.part_a, args.part_b)
-    full = analysis.mechanism.dynamics is not None  # the dynamic path over the same space
-    result = simulate(analysis, until=args.until) if full else trace(analysis, until=args.until)
+    if analysis.mechanism.dynamics is not None:  # the dynamic path over the same space
+        from .kinetics.simulate import simulate
+        result = simulate(analysis, until=args.until)
+    else:
+        from .tracing.tracer import trace
+        result = trace(analysis, until=args.until)
     plot_pair(analysis, result, args.part_a, args.part_b, args.output)
     write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")
     return 0

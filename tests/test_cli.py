@@ -6,6 +6,7 @@ import csv
 import importlib
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -257,6 +258,24 @@ def test_the_command_line_starts_without_the_library():
             "assert callable(cspace.trace) and callable(cspace.describe)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("name, unused", [
+    ("feeder", ("scipy.integrate", "cspace.kinetics")),  # simple dynamics (its linkage's assembly: scipy.optimize)
+    ("pusher", ("scipy.spatial", "scipy.integrate", "scipy.optimize")),  # no part turns, no linkage to assemble
+])
+def test_a_trace_imports_only_what_its_mechanism_uses(name, unused):
+    """Start-up is most of a small trace's time (issue 26): the symmetry finder's
+    scipy.spatial, the integrator, the assembly's scipy.optimize are imported by the
+    mechanisms that use them, not by every trace."""
+    code = ("import sys\n"
+            "from cspace.cli import main\n"
+            f"assert main(['trace', {str(fixture_path(name))!r}]) == 0\n"
+            f"print(sorted(m for m in {unused!r} if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                          env={**os.environ, "CSPACE_CACHE": "off"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
 
 
 def test_a_start_moved_from_the_drawing_is_said_on_stderr_and_in_json(tmp_path, capsys):

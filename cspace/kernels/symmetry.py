@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from scipy.spatial import cKDTree
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.polygon import orient
@@ -79,6 +78,8 @@ def drawn_order(slices: list[tuple[Profile, ...]], pivot: tuple[float, float], n
     groups = [_elements(profiles, pivot) for profiles in slices]
     groups = [points for group in groups for points in group.values()]
     moving = [int(np.count_nonzero(np.abs(points).max(axis=1) > near)) for points in groups]
+    from scipy.spatial import cKDTree  # scipy.spatial (0.1 s to import) only for a part that can repeat
+
     trees = [cKDTree(points) for points in groups]
     for n in range(MOST, 1, -1):
         # a turn fixes only a circle about the pivot: every other element is one of n alike
@@ -103,7 +104,7 @@ def _elements(profiles: tuple[Profile, ...], pivot: tuple[float, float]) -> dict
     return {kind: np.array(rows) for kind, rows in sorted(kinds.items())}
 
 
-def _maps_onto(tree: cKDTree, points: np.ndarray, angle: float, near: float) -> bool:
+def _maps_onto(tree, points: np.ndarray, angle: float, near: float) -> bool:
     """Does the turn by ``angle`` take the rows (three points each) one to one onto the tree's?"""
     c, s = math.cos(angle), math.sin(angle)
     xy = points.reshape(-1, 3, 2) @ np.array([[c, s], [-s, c]])

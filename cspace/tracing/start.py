@@ -25,7 +25,6 @@ import itertools
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
 
 from ..model.errors import ModelError
 from ..model.mechanism import Mechanism
@@ -146,6 +145,8 @@ def _nearest(mechanism: Mechanism, pairs: list[PairSpace], choice: tuple[int, ..
         lo, hi = coordinate.limits if coordinate.limits is not None else (-np.inf, np.inf)
         limits.append((lo - initial[j], hi - initial[j]))
     cost = np.concatenate([np.zeros(m), [weights[j] for j in movable]])
+    from scipy.optimize import linprog  # scipy.optimize (40 ms to import) only for a start drawn overlapping
+
     result = linprog(cost, A_ub=np.array(rows), b_ub=np.array(bounds), bounds=limits + [(0, None)] * m,
                      method="highs")
     if result.status != 0:

@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.optimize import brentq
 from tqdm import tqdm
 
 from ..kernels.constraints import ConstraintManager
@@ -474,6 +473,7 @@ class Tracer:
                 return float(v0[j] + table.exact_with_slope(x)[1] * w[j]) * expected[j]
             lo, hi = min(a, b), max(a, b)
             if (speed(lo) > 0) != (speed(hi) > 0):
+                from scipy.optimize import brentq  # scipy.optimize (40 ms to import) only where a root is sought
                 root = brentq(speed, lo, hi, xtol=table.node_tolerance * NOISE)
                 if (root - best[0]) * direction < 0 or best[0] == node:
                     best = (root, table.exact(root))
