@@ -26,6 +26,7 @@ solving the mode's small linear system per cell instead of a new program.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
@@ -322,9 +323,10 @@ class SimpleDynamics:
         cannot move at all). Sound: a velocity program never moves a force it calls stuck.
         Propagated from each newly stuck motion to the rows it appears in, so the work is
         linear in the rows' entries. The answer depends only on the rows' coefficients and
-        ``frozen``, so it is remembered for them.
+        ``frozen``, so it is remembered for them (by a digest of the coefficients: a stack's
+        tight rows, kept whole, would hold every coordinate of every row of every entry).
         """
-        memo = (rows.shape, rows.tobytes(), frozenset(frozen))
+        memo = (rows.shape, hashlib.blake2b(rows.tobytes(), digest_size=16).digest(), frozenset(frozen))
         if memo not in self._stuck:
             if len(self._stuck) >= STUCK_MEMO:
                 self._stuck.clear()

@@ -11,6 +11,7 @@ current value whose image stays in the output's range. Regions are cached by key
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 from dataclasses import dataclass, field, replace
@@ -28,6 +29,7 @@ from .layout import Stop
 
 MAX_CANDIDATES = 4096
 REGION_CACHE = 256  # mechanism regions kept, most recently used
+REGION_CACHE_ROWS = 200_000  # and at most this many rows in all (a large mechanism's region has many)
 FEW_REGIONS = 16  # a pair with at most this many regions tests them all instead of asking its R-tree
 CONTACT_MEMO = 4096  # pairs' contacts kept by (pair, region, point)
 
@@ -231,7 +233,7 @@ class Choices:
 
 @dataclass
 class RegionStats:
-    """Regions explored (built), by key, for Table 2.
+    """Regions explored (built), by a digest of their key (a large mechanism's key is long), for Table 2.
 
     Every region is built around a configuration its closure holds, so every explored
     region is nonempty: the paper's separate count comes from its earlier program,
@@ -258,6 +260,7 @@ class RegionDiagram:
         self.stats = RegionStats()
         self.layout = analysis.layout
         self._regions: dict[bytes, MechanismRegion] = {}
+        self._cached_rows = 0
         self._recent: dict[tuple, MechanismRegion] = {}
         self._found: list[tuple[int, ...]] = [()] * len(self.pairs)
         self._touch = np.zeros(len(self.pairs), bool)
@@ -413,7 +416,7 @@ class RegionDiagram:
         these rows anyway; :meth:`reported` adds them for the region's description.
         """
         count = len(self.pairs)
-        self.stats.explored.add(key[:count])
+        self.stats.explored.add(hashlib.blake2b(np.asarray(key[:count], np.int64).tobytes(), digest_size=16).digest())
         exact = (key, None if active is None else active.tobytes())
         if exact in self._recent:
             return self._recent[exact]
@@ -422,6 +425,8 @@ class RegionDiagram:
         turns = key[count:]
         chosen = pairs.tobytes() + regions.tobytes() + np.asarray(turns, int).tobytes()
         cached = self._regions.pop(chosen, None)
+        if cached is not None:
+            self._cached_rows -= len(cached.h)
         if cached is not None and cached.key != key:
             cached = replace(cached, key=key)  # same rows: only inactive pairs' regions differ
         if cached is None:
@@ -438,8 +443,9 @@ class RegionDiagram:
                 (None,) * pair_rows + self.layout.limit_stops,
                 np.concatenate([owners, np.full(len(self.layout.limit_h), -1)]))
         self._regions[chosen] = cached  # most recently used last
-        if len(self._regions) > REGION_CACHE:
-            del self._regions[next(iter(self._regions))]
+        self._cached_rows += len(cached.h)
+        while len(self._regions) > 1 and (len(self._regions) > REGION_CACHE or self._cached_rows > REGION_CACHE_ROWS):
+            self._cached_rows -= len(self._regions.pop(next(iter(self._regions))).h)
         self._recent = {exact: cached}
         return cached
 

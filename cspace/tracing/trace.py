@@ -54,14 +54,19 @@ class Piece:
 
     The parameter is input time for an input step and the external motions' own
     clock for an external step (which takes no input time: ``time`` stays put).
-    ``origin`` is where the sampling grid of this motion starts.
+    ``origin`` is where the sampling grid of this motion starts. The configurations
+    are kept as the first one and the columns that change (``moved``, their values
+    at every knot): a piece moves a few coordinates of many, and a long trace of a
+    large mechanism would otherwise keep every coordinate at every knot.
     """
 
     phase: str
     motion: int
     key: tuple[int, ...]
     params: np.ndarray
-    configs: np.ndarray
+    first: np.ndarray
+    moved: np.ndarray
+    changes: np.ndarray
     time: float
     origin: float
     sampling: float
@@ -72,8 +77,33 @@ class Piece:
     end: str
 
     def __post_init__(self) -> None:
-        self.params.flags.writeable = False
-        self.configs.flags.writeable = False
+        for array in (self.params, self.first, self.moved, self.changes):
+            array.flags.writeable = False
+
+    @staticmethod
+    def compact(configs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(first, moved, changes)`` of a piece's configurations, one knot per row.
+
+        >>> first, moved, changes = Piece.compact(np.array([[0.0, 1.0, 2.0], [0.5, 1.0, 2.0]]))
+        >>> first.tolist(), moved.tolist(), changes.tolist()
+        ([0.0, 1.0, 2.0], [0], [[0.0], [0.5]])
+        """
+        moved = np.flatnonzero((configs != configs[0]).any(axis=0))
+        return configs[0].copy(), moved, configs[:, moved].copy()
+
+    @property
+    def configs(self) -> np.ndarray:
+        """Every coordinate at every knot."""
+        full = np.repeat(self.first[None, :], len(self.changes), axis=0)
+        full[:, self.moved] = self.changes
+        return full
+
+    @property
+    def last(self) -> np.ndarray:
+        """The configuration at the last knot."""
+        q = self.first.copy()
+        q[self.moved] = self.changes[-1]
+        return q
 
     @property
     def behaviour(self) -> tuple:
@@ -115,11 +145,11 @@ class Segment:
 
     @property
     def start(self) -> np.ndarray:
-        return self.pieces[0].configs[0]
+        return self.pieces[0].first.copy()
 
     @property
     def finish(self) -> np.ndarray:
-        return self.pieces[-1].configs[-1]
+        return self.pieces[-1].last
 
     @property
     def start_time(self) -> float:
@@ -280,7 +310,7 @@ def _ripple(beside: Piece, first: Piece, last: Piece, ripple: np.ndarray) -> boo
     if (first.phase, first.motion, first.contacts) != (beside.phase, beside.motion, beside.contacts):
         return False
     changed = [j for j, (a, b) in enumerate(zip(beside.signs, first.signs)) if a != b]
-    moved = np.abs(last.configs[-1] - first.configs[0])
+    moved = np.abs(last.last - first.first)
     return bool(changed) and all(beside.signs[j] and moved[j] < ripple[j] for j in changed)
 
 
@@ -293,7 +323,7 @@ def _graze(first: Piece, last: Piece, after: Piece, ripple: np.ndarray) -> bool:
         return False
     if not after.contacts < first.contacts:
         return False
-    moved = np.abs(last.configs[-1] - first.configs[0])
+    moved = np.abs(last.last - first.first)
     return bool(np.all(moved < ripple))
 
 

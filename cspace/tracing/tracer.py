@@ -127,7 +127,7 @@ class Tracer:
                 if piece is None:
                     break
                 pieces.append(piece)
-                q, clock = piece.configs[-1], float(piece.params[-1])
+                q, clock = piece.last, float(piece.params[-1])
                 self.guard(pieces)
             if not motions:
                 end = EndReason.NO_INPUT_MOTIONS
@@ -150,7 +150,7 @@ class Tracer:
                 current, motion_start = current + 1, now
                 continue
             pieces.append(piece)
-            q, now = piece.configs[-1], float(piece.params[-1])
+            q, now = piece.last, float(piece.params[-1])
             self.guard(pieces)
             if self.progress is not None:
                 self.progress(now)
@@ -242,7 +242,7 @@ class Tracer:
         middle = _at(params, configs, 0.5 * (params[0] + params[-1]))
         roots, lines = self.drive_lines(best, phase, q)
         sampling = self._sampling(phase, motion, roots)
-        return Piece(phase, motion, best.region.key, params, configs,
+        return Piece(phase, motion, best.region.key, params, *Piece.compact(configs),
                      now, origin if phase == INPUT else 0.0, sampling, roots, lines,
                      diagram.contacts(best.region, middle, here),
                      tuple(int(s) for s in np.sign(best.velocity)), followed.end)
@@ -380,12 +380,16 @@ class Tracer:
             if resting.any():
                 kept |= resting & (np.abs(speeds) <= eps)
             turned = ~kept.all(axis=1)
-            excess = excess0 + np.outer(xs - x0, along_x) + np.outer(fs - f0, along_f)
+            # Only rows the scan can take to their bound: the others' excess stays below
+            # excess0 + |x - x0| |along_x| + |f - f0| |along_f| <= 0 (a stack's many rows).
+            reach = np.abs(xs - x0).max() * np.abs(along_x) + np.abs(fs - f0).max() * np.abs(along_f)
+            near = np.flatnonzero(excess0 + reach > 0)
+            excess = excess0[near] + np.outer(xs - x0, along_x[near]) + np.outer(fs - f0, along_f[near])
             crossing = (excess[1:] > 0) & (excess[:-1] <= 0)
             hit = crossing.any(axis=1)
             if hit.any():
                 cell = int(np.argmax(hit))
-                rows = np.flatnonzero(crossing[cell])
+                rows = near[np.flatnonzero(crossing[cell])]
                 exit_x, exit_f = self._exit_on_linkage(table, xs[cell], xs[cell + 1], excess0[rows], along_x[rows],
                                                        along_f[rows], x0, f0, direction)
                 events.append((exit_x, "region exit", exit_f))

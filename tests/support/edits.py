@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from cspace import Trace
+from cspace.tracing.trace import Piece
 
 
 def with_configs(trace: Trace, index: int, configs: np.ndarray) -> Trace:
@@ -19,7 +20,8 @@ def with_configs(trace: Trace, index: int, configs: np.ndarray) -> Trace:
     for k, segment in enumerate(segments):
         if index < len(segment.pieces):
             pieces = list(segment.pieces)
-            pieces[index] = replace(pieces[index], configs=np.array(configs, dtype=float))
+            first, moved, changes = Piece.compact(np.array(configs, dtype=float))
+            pieces[index] = replace(pieces[index], first=first, moved=moved, changes=changes)
             segments[k] = replace(segment, pieces=tuple(pieces))
             return replace(trace, segments=tuple(segments))
         index -= len(segment.pieces)
