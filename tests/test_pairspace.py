@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from cspace import analyze, load, loads
 from cspace.model.geometry import Arc, region_of
+from cspace.spaces.pairspace import SCAN_LIMIT, RegionIndex
 
 from .common import FIXTURES, fixture_path
 
@@ -340,3 +342,20 @@ def test_scanning_the_boxes_finds_what_the_r_tree_finds(name, monkeypatch):
         monkeypatch.undo()
         assert scanned == searched
         assert sum(map(len, scanned[0])) >= len(corners)
+
+
+@pytest.mark.parametrize("dimension", [1, 2])
+@pytest.mark.parametrize("count", [40, SCAN_LIMIT + 60])  # scanned, and through the R-tree
+def test_the_regions_meeting_a_box_are_those_whose_boxes_meet_it(dimension, count):
+    """The box scan (columns compared one by one) and the R-tree answer as the definition does,
+    closed boxes included: boxes on a grid share edges and corners with the query's."""
+    rng = np.random.default_rng(dimension * 1000 + count)
+    lows = rng.integers(0, 20, size=(count, dimension)).astype(float)
+    boxes = np.hstack([lows, lows + rng.integers(0, 4, size=(count, dimension))])  # some of zero width
+    index = RegionIndex(tuple(SimpleNamespace(bbox=tuple(box)) for box in boxes), dimension)
+    for _ in range(200):
+        low = rng.integers(0, 22, size=dimension).astype(float) + rng.choice([0.0, 0.5], size=dimension)
+        high = low + rng.choice([0.0, 1.0, 2.5], size=dimension)
+        expected = [i for i, box in enumerate(boxes)
+                    if all(box[k] <= high[k] and box[dimension + k] >= low[k] for k in range(dimension))]
+        assert index.meeting(low, high) == expected

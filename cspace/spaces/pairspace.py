@@ -110,6 +110,9 @@ class RegionIndex:
         self.regions = regions
         self.dimension = dimension
         self.boxes = np.array([r.bbox for r in regions], float).reshape(-1, 2 * dimension)
+        # Each box column on its own (contiguous): a scan compares 1-d arrays, not slices of a 2-d one.
+        self._lows = tuple(self.boxes[:, k].copy() for k in range(dimension))
+        self._highs = tuple(self.boxes[:, dimension + k].copy() for k in range(dimension))
         self._tree: rtree_index.Index | None = None
 
     def __getstate__(self) -> dict:
@@ -119,9 +122,12 @@ class RegionIndex:
     def meeting(self, lows, highs) -> list[int]:
         """Indices, in order, of the regions whose (closed) boxes meet the box from ``lows`` to ``highs``."""
         if len(self.boxes) <= SCAN_LIMIT:
-            d = self.dimension
-            boxes = self.boxes
-            return np.flatnonzero(np.all(boxes[:, :d] <= highs, axis=1) & np.all(boxes[:, d:] >= lows, axis=1)).tolist()
+            meets = self._lows[0] <= highs[0]
+            for k in range(self.dimension):
+                if k:
+                    meets &= self._lows[k] <= highs[k]
+                meets &= self._highs[k] >= lows[k]
+            return np.flatnonzero(meets).tolist()
         pad = [0.0] * (2 - self.dimension)
         return sorted(self._index().intersection(list(lows) + pad + list(highs) + pad))
 
