@@ -57,12 +57,14 @@ class Piece:
     ``origin`` is where the sampling grid of this motion starts. The configurations
     are kept as the first one and the columns that change (``moved``, their values
     at every knot): a piece moves a few coordinates of many, and a long trace of a
-    large mechanism would otherwise keep every coordinate at every knot.
+    large mechanism would otherwise keep every coordinate at every knot. For the same
+    reason the region's key (an entry per pair) is kept as the smallest integers that
+    hold it (``region``; :attr:`key` is the tuple).
     """
 
     phase: str
     motion: int
-    key: tuple[int, ...]
+    region: np.ndarray
     params: np.ndarray
     first: np.ndarray
     moved: np.ndarray
@@ -77,8 +79,25 @@ class Piece:
     end: str
 
     def __post_init__(self) -> None:
-        for array in (self.params, self.first, self.moved, self.changes):
+        for array in (self.region, self.params, self.first, self.moved, self.changes):
             array.flags.writeable = False
+
+    @staticmethod
+    def packed(key: tuple[int, ...]) -> np.ndarray:
+        """A region key as an array of the smallest integer type that holds it.
+
+        >>> Piece.packed((0, 3, -1)).dtype.name
+        'int8'
+        """
+        values = np.asarray(key, np.int64)
+        low, high = int(values.min(initial=0)), int(values.max(initial=0))
+        kind = next(k for k in (np.int8, np.int16, np.int32, np.int64) if np.iinfo(k).min <= low and high <= np.iinfo(k).max)
+        return values.astype(kind)
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The region's key: per pair its region, then the turns of the wrapping coordinates."""
+        return tuple(self.region.tolist())
 
     @staticmethod
     def compact(configs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -242,7 +242,7 @@ class Tracer:
         middle = _at(params, configs, 0.5 * (params[0] + params[-1]))
         roots, lines = self.drive_lines(best, phase, q)
         sampling = self._sampling(phase, motion, roots)
-        return Piece(phase, motion, best.region.key, params, *Piece.compact(configs),
+        return Piece(phase, motion, Piece.packed(best.region.key), params, *Piece.compact(configs),
                      now, origin if phase == INPUT else 0.0, sampling, roots, lines,
                      diagram.contacts(best.region, middle, here),
                      tuple(int(s) for s in np.sign(best.velocity)), followed.end)
