@@ -69,10 +69,17 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
 
 
 def __getattr__(name: str):
-    """A public name, imported from its module on first use (and kept)."""
-    if name not in _HOME:
+    """A public name, imported from its module on first use (and kept); ``__version__``, the
+    installed distribution's version: setup.cfg's metadata is the one place it is written, and
+    ``cspace --version`` reads it the same way."""
+    if name == "__version__":
+        from importlib.metadata import version
+
+        value = version(__name__)
+    elif name in _HOME:
+        value = getattr(import_module(f".{_HOME[name]}", __name__), name)
+    else:
         raise AttributeError(f"module 'cspace' has no attribute {name!r}")
-    value = getattr(import_module(f".{_HOME[name]}", __name__), name)
     globals()[name] = value
     return value
 

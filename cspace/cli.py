@@ -72,6 +72,7 @@ def _parsed(argv: list[str] | None) -> argparse.Namespace:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cspace", description="Configuration-space simulation of rigid-part mechanisms with simple dynamics.")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = commands.add_parser("trace", help="trace the path the mechanism follows under its input motions",
@@ -159,6 +160,20 @@ def _parser() -> argparse.ArgumentParser:
     regions.set_defaults(run=_regions)
     _budget(regions)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version (setup.cfg's metadata, which
+    ``cspace.__version__`` reads too), looked up only when asked: start-up does not pay for it."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print cspace's version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import version
+
+        write_stdout(f"cspace {version('cspace')}\n")
+        parser.exit()
 
 
 def _number(text: str) -> float:
