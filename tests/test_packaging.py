@@ -1,19 +1,39 @@
-"""Packaging (issue 27): the version."""
+"""Packaging (issue 27): the version, the examples shipped as package data and taken by name
+wherever a file is."""
 
 from __future__ import annotations
 
 import configparser
 import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 import cspace
 from cspace.cli import main
 
-from .common import ROOT
+from .common import ROOT, fixture_path
 
 SETUP = configparser.ConfigParser()
 SETUP.read(ROOT / "setup.cfg")
+EXAMPLES = sorted(p.stem for p in (ROOT / "fixtures").glob("*.toml"))
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    status = main(argv)
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def child(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """The command line in a process of its own in ``cwd``, importing this checkout's cspace."""
+    code = "import sys\nfrom cspace.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+    return subprocess.run([sys.executable, "-c", code, *argv], cwd=cwd, capture_output=True, text=True,
+                          check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def test_the_version_is_the_metadatas_everywhere(capsys):
@@ -25,3 +45,69 @@ def test_the_version_is_the_metadatas_everywhere(capsys):
     assert (done.value.code, out.err) == (0, "")
     assert out.out == f"cspace {cspace.__version__}\n"
     assert cspace.__version__ == importlib.metadata.version("cspace") == SETUP["metadata"]["version"]
+
+
+def test_examples_lists_every_fixture_with_its_first_line(capsys):
+    status, out, err = run(["examples"], capsys)
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == EXAMPLES
+    for name, line in zip(EXAMPLES, lines):
+        first = fixture_path(name).read_text().splitlines()[0]
+        assert first.startswith("# ") and line == f"{name:<{len(max(EXAMPLES, key=len))}}  {first[2:]}"
+
+
+def test_every_file_in_fixtures_ships_as_package_data():
+    """setup.cfg's package data for cspace.fixtures takes every file in fixtures/ (a drawing a
+    fixture reads among them), so an installed example finds what it reads."""
+    assert SETUP["options"]["package_dir"].split() == ["cspace.viz", "=", "viz", "cspace.fixtures", "=", "fixtures"]
+    patterns = SETUP["options.package_data"]["cspace.fixtures"].split()
+    shipped = {p for pattern in patterns for p in (ROOT / "fixtures").glob(pattern)}
+    present = {p for p in (ROOT / "fixtures").rglob("*") if p.is_file()}
+    assert present and shipped == present
+
+
+def test_an_example_by_name_from_an_empty_folder_is_the_example(tmp_path):
+    by_name = child(["trace", "feeder", "--describe"], cwd=tmp_path)
+    by_path = child(["trace", str(fixture_path("feeder")), "--describe"], cwd=tmp_path)
+    assert (by_name.returncode, by_name.stderr) == (0, "")
+    assert by_name.stdout == by_path.stdout and by_name.stdout.startswith("segment 1:\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["check", "lever"], "lever: ok: 3 parts"),
+    (["check", "lever.toml"], "lever.toml: ok: 3 parts"),
+    (["regions", "lever", "--until", "1"], "| segment | motion | bar/block |"),
+    (["stats", "lever", "feeder"], "statistic"),
+    (["animate", "lever", "-o", "lever.html"], "lever.html: browser viewer"),
+    (["plot-pair", "lever", "bar", "block", "-o", "pair.svg"], "pair.svg: configuration space of bar/block"),
+])
+def test_every_command_takes_an_example_by_name(argv, says, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(argv, capsys)
+    assert (status, err) == (0, "")
+    assert out.startswith(says)
+
+
+def test_a_file_that_is_there_wins_over_an_example(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(fixture_path("lever"), tmp_path / "feeder")
+    status, out, _ = run(["check", "feeder"], capsys)
+    assert status == 0 and out.startswith("feeder: ok: 3 parts, 2 coordinates, 0 linkages")
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["trace", "feedr"], "feedr: no such file (did you mean the example 'feeder'?)"),
+    (["trace", "fixtures/feeder.toml"], "fixtures/feeder.toml: no such file (did you mean the example 'feeder'?)"),
+    (["check", "gneva.toml"], "gneva.toml: no such file (did you mean the example 'geneva'?)"),
+    (["stats", "lever", "levr"], "levr: no such file (did you mean the example 'lever'?)"),
+    (["animate", "rim-lok", "-o", "r.html"], "rim-lok: no such file (did you mean the example 'rim-lock'?)"),
+    (["plot-pair", "leverr", "bar", "block", "-o", "p.png"], "leverr: no such file (did you mean the example 'lever'?)"),
+    (["regions", "zzzz"], "zzzz: no such file"),
+    (["trace", "elsewhere/feedr.toml"], "elsewhere/feedr.toml: no such file"),
+])
+def test_an_unknown_name_is_one_line_and_status_2(argv, line, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert run(argv, capsys) == (2, "", f"cspace: error: {line}\n")
+    assert list(tmp_path.iterdir()) == []
