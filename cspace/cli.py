@@ -455,6 +455,28 @@ def _check(args: argparse.Namespace) -> int:
 
 
 # The rendering commands below import viz (pyvista, matplotlib) in their handlers: the library never imports it.
+# What each imports that the core install does not hold: the rendering extra, cspace[viz], installs it
+# (by module, with its distribution's name). The browser viewer (animate -o OUT.html) needs none of it.
+RENDERING = {"animate": ("pyvista", "PIL", "imageio_ffmpeg"), "show": ("pyvista",), "plot-pair": ("matplotlib",)}
+DISTRIBUTIONS = {"PIL": "pillow", "imageio_ffmpeg": "imageio-ffmpeg"}
+
+
+class ExtraError(CspaceError, ImportError):
+    """A rendering command run without the rendering extra installed (exit status 2): the message
+    says what to install."""
+
+
+def _require_rendering(command: str) -> None:
+    """Raise ExtraError, before any work, unless every module ``command`` renders with is installed."""
+    from importlib.util import find_spec
+
+    missing = [DISTRIBUTIONS.get(m, m) for m in RENDERING[command] if find_spec(m) is None]
+    if missing:
+        names = " and ".join(", ".join(missing).rsplit(", ", 1))
+        raise ExtraError(f"{command}: {names} {'is' if len(missing) == 1 else 'are'} not installed; rendering "
+                         "needs the viz extra: pip install 'cspace[viz]'")
+
+
 def _animate(args: argparse.Namespace) -> int:
     if args.output.lower().endswith(".html"):  # the browser viewer: --size is the drawing's, --fps and --view unused
         from cspace.viz.web import check_page, write_html
@@ -463,6 +485,7 @@ def _animate(args: argparse.Namespace) -> int:
         samples = write_html(_traced(args.file, args.until, args, full=True), args.output, size=args.size)
         write_stdout(f"{printable(args.output)}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}\n")
         return 0
+    _require_rendering("animate")
     from cspace.viz.animation import animate, check_animation
 
     check_animation(args.output, size=args.size, fps=args.fps, field="-o")
@@ -474,6 +497,7 @@ def _animate(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    _require_rendering("show")
     from cspace.viz.viewer import check_display, show
 
     check_display(os.environ)
@@ -482,6 +506,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _plot_pair(args: argparse.Namespace) -> int:
+    _require_rendering("plot-pair")
     from cspace.viz.output import check_output
     from cspace.viz.pair_plot import FORMATS, find_pair, plot_pair
 

@@ -1,5 +1,5 @@
 """Packaging (issue 27): the version, the examples shipped as package data and taken by name
-wherever a file is."""
+wherever a file is, the rendering as an extra that a rendering command asks for in one line."""
 
 from __future__ import annotations
 
@@ -29,9 +29,10 @@ def run(argv: list[str], capsys) -> tuple[int, str, str]:
     return status, out.out, out.err
 
 
-def child(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    """The command line in a process of its own in ``cwd``, importing this checkout's cspace."""
-    code = "import sys\nfrom cspace.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+def child(argv: list[str], cwd: Path, prelude: str = "") -> subprocess.CompletedProcess:
+    """The command line in a process of its own in ``cwd``, importing this checkout's cspace;
+    ``prelude`` runs first (to make a module impossible to import)."""
+    code = f"import sys\n{prelude}\nfrom cspace.cli import main\nsys.exit(main(sys.argv[1:]))\n"
     return subprocess.run([sys.executable, "-c", code, *argv], cwd=cwd, capture_output=True, text=True,
                           check=False, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
@@ -111,3 +112,27 @@ def test_an_unknown_name_is_one_line_and_status_2(argv, line, tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     assert run(argv, capsys) == (2, "", f"cspace: error: {line}\n")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, missing, says", [
+    (["animate", "feeder", "-o", "f.gif"], "pyvista", "animate: pyvista is not installed"),
+    (["animate", "feeder", "-o", "f.mp4"], "imageio_ffmpeg", "animate: imageio-ffmpeg is not installed"),
+    (["show", "feeder"], "pyvista", "show: pyvista is not installed"),
+    (["plot-pair", "feeder", "piston", "block1", "-o", "p.png"], "matplotlib", "plot-pair: matplotlib is not installed"),
+])
+def test_rendering_without_the_extra_says_what_to_install(argv, missing, says, tmp_path):
+    """A module of the rendering extra that cannot be imported: one line, status 2, before any work
+    (nothing is analysed, nothing written)."""
+    done = child(argv, cwd=tmp_path, prelude=f"sys.modules[{missing!r}] = None\n"
+                                             "import atexit\n"
+                                             "atexit.register(lambda: print('cspace.tracing.analysis' in sys.modules))")
+    assert (done.returncode, done.stdout) == (2, "False\n")
+    assert done.stderr == f"cspace: error: {says}; rendering needs the viz extra: pip install 'cspace[viz]'\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_browser_viewer_needs_no_rendering_extra(tmp_path):
+    blocked = "".join(f"sys.modules[{m!r}] = None\n" for m in ("pyvista", "matplotlib", "PIL", "imageio_ffmpeg"))
+    done = child(["animate", "lever", "-o", "lever.html"], cwd=tmp_path, prelude=blocked)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert (tmp_path / "lever.html").stat().st_size > 0
