@@ -1,11 +1,14 @@
 """Packaging (issue 27): the version, the examples shipped as package data and taken by name
-wherever a file is, the rendering as an extra that a rendering command asks for in one line."""
+wherever a file is, the rendering as an extra that a rendering command asks for in one line,
+and the README's Install section and quick start, checked against what the commands print."""
 
 from __future__ import annotations
 
 import configparser
 import importlib.metadata
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -21,6 +24,8 @@ from .common import ROOT, fixture_path
 SETUP = configparser.ConfigParser()
 SETUP.read(ROOT / "setup.cfg")
 EXAMPLES = sorted(p.stem for p in (ROOT / "fixtures").glob("*.toml"))
+README = (ROOT / "README.md").read_text()
+RENDERING = ("pyvista", "matplotlib", "PIL", "imageio_ffmpeg")  # the modules of the extra cspace[viz]
 
 
 def run(argv: list[str], capsys) -> tuple[int, str, str]:
@@ -132,7 +137,52 @@ def test_rendering_without_the_extra_says_what_to_install(argv, missing, says, t
 
 
 def test_the_browser_viewer_needs_no_rendering_extra(tmp_path):
-    blocked = "".join(f"sys.modules[{m!r}] = None\n" for m in ("pyvista", "matplotlib", "PIL", "imageio_ffmpeg"))
+    blocked = "".join(f"sys.modules[{m!r}] = None\n" for m in RENDERING)
     done = child(["animate", "lever", "-o", "lever.html"], cwd=tmp_path, prelude=blocked)
     assert (done.returncode, done.stderr) == (0, "")
     assert (tmp_path / "lever.html").stat().st_size > 0
+
+
+def readme_section(title: str) -> str:
+    start = README.index(f"\n## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return README[start:end]
+
+
+def transcripts(text: str) -> list[tuple[str, str]]:
+    """The ``$ cspace ...`` commands of a text's code blocks, each with the output shown under it."""
+    shown = []
+    for block in re.findall(r"```\n(.*?)```", text, re.S):
+        for command, output in re.findall(r"^\$ (cspace .*)\n((?:(?!\$ ).*\n)*)", block, re.M):
+            shown.append((command, output))
+    return shown
+
+
+def test_the_readmes_install_section_shows_what_the_core_install_prints(tmp_path):
+    """Each command the Install section shows, run from an empty folder as on the core install
+    (the rendering extra's modules made unimportable), prints what the README shows under it:
+    the version, the examples' list, the one line asking for the extra, the missing file."""
+    shown = transcripts(readme_section("Install"))
+    assert [command.split()[1] for command, _ in shown] == ["--version", "animate", "examples", "trace"]
+    blocked = "".join(f"sys.modules[{m!r}] = None\n" for m in RENDERING)
+    for command, output in shown:
+        done = child(shlex.split(command)[1:], cwd=tmp_path, prelude=blocked)
+        assert done.stdout + done.stderr == output, command
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_changed_line_of_the_shown_examples_fails(tmp_path):
+    """The check can fail: the README's list with one figure changed is not what is printed."""
+    [(_, listing)] = [t for t in transcripts(readme_section("Install")) if t[0] == "cspace examples"]
+    changed = listing.replace("Figures 2-4, 7, 10.", "Figures 2-4, 7, 11.")
+    assert changed != listing
+    assert child(["examples"], cwd=tmp_path).stdout == listing != changed
+
+
+def test_the_quick_start_installs_the_extra_and_ci_runs_its_test_command():
+    """The README's two commands: the first installs the rendering extra and takes the example
+    by name; the second is exactly the command .ci/run runs."""
+    first, second = re.search(r"## Quick start\n.*?```sh\n(.*?)```", README, re.S).group(1).splitlines()
+    assert first.startswith("python3 -m pip install '.[viz]' && cspace trace feeder --describe")
+    assert (ROOT / ".ci" / "run").read_text().splitlines()[-1] == second
+    assert "'.[test,viz]'" in second
