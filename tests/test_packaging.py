@@ -1,6 +1,7 @@
 """Packaging (issue 27): the version, the examples shipped as package data and taken by name
 wherever a file is, the rendering as an extra that a rendering command asks for in one line,
-and the README's Install section and quick start, checked against what the commands print."""
+the README's Install section and quick start, checked against what the commands print, and,
+marked slow, the wheel installed in a fresh environment and run from an empty folder."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -186,3 +188,59 @@ def test_the_quick_start_installs_the_extra_and_ci_runs_its_test_command():
     assert first.startswith("python3 -m pip install '.[viz]' && cspace trace feeder --describe")
     assert (ROOT / ".ci" / "run").read_text().splitlines()[-1] == second
     assert "'.[test,viz]'" in second
+
+
+def _venv_python(folder: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    return folder / "bin" / "python"
+
+
+def _sh(argv: list, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, check=False, env=env)
+
+
+@pytest.mark.slow
+def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path):
+    """The issue's acceptance, as a user meets it (minutes: it installs from the package
+    registry). A wheel and an sdist built from what the checkout holds pass twine's check;
+    the wheel alone in a fresh environment traces an example by name from an empty folder
+    as the checkout does, and asks for the extra to animate; with the extra added to it
+    (as ``pip install <wheel>[viz]`` into a fresh one would install it), it animates."""
+    source = tmp_path / "source"
+    for name in ("cspace", "viz", "fixtures"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("setup.cfg", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    tools = _venv_python(tmp_path / "tools")
+    assert _sh([tools, "-m", "pip", "install", "-q", "build", "twine"], tmp_path).returncode == 0
+    built = _sh([tools, "-m", "build", "--outdir", tmp_path / "dist", source], tmp_path)
+    assert built.returncode == 0, built.stderr
+    [wheel] = (tmp_path / "dist").glob("*.whl")
+    assert {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()} == \
+        {"cspace", f"cspace-{cspace.__version__}.dist-info"}  # nothing else at the top of site-packages
+    checked = _sh([tools, "-m", "twine", "check", *sorted((tmp_path / "dist").iterdir())], tmp_path)
+    assert checked.returncode == 0 and checked.stdout.count("PASSED") == 2, checked.stdout
+
+    python = _venv_python(tmp_path / "venv")
+    try:
+        assert _sh([python, "-m", "pip", "install", "-q", wheel], tmp_path).returncode == 0
+        empty = tmp_path / "empty"
+        empty.mkdir()
+        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+               "PATH": f"{python.parent}{os.pathsep}{os.environ['PATH']}"}
+        version = _sh(["cspace", "--version"], empty, env)
+        assert version.stdout == f"cspace {cspace.__version__}\n"
+        described = _sh(["cspace", "trace", "feeder", "--describe"], empty, env)
+        assert (described.returncode, described.stderr) == (0, "")
+        assert described.stdout == child(["trace", str(fixture_path("feeder")), "--describe"], cwd=empty).stdout
+        assert _sh(["cspace", "trace", "dxf-cam"], empty, env).returncode == 0  # the drawing it reads is shipped
+        core = _sh(["cspace", "animate", "feeder", "-o", "f.gif"], empty, env)
+        assert (core.returncode, core.stdout) == (2, "")
+        assert core.stderr == ("cspace: error: animate: pyvista, pillow and imageio-ffmpeg are not installed; "
+                               "rendering needs the viz extra: pip install 'cspace[viz]'\n")
+        assert _sh([python, "-m", "pip", "install", "-q", f"{wheel}[viz]"], tmp_path).returncode == 0
+        animated = _sh(["cspace", "animate", "feeder", "-o", "f.gif"], empty, env)
+        assert (animated.returncode, animated.stdout) == (0, "f.gif: 124 frames, 800x600\n")
+        assert sorted(p.name for p in empty.iterdir()) == ["f.gif"]
+    finally:
+        shutil.rmtree(tmp_path / "venv")  # a gigabyte, the rendering's
