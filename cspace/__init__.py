@@ -24,11 +24,12 @@ _HOMES = {
     "tracing.analysis": ("Analysis", "analyze"),
     "report.describe": ("describe", "path_csv", "path_json", "region_rows", "region_table", "statistics",
                         "summary", "to_json"),
-    "model.errors": ("BudgetError", "CspaceError", "DxfError", "GeometryError", "LinkageError", "ModelError",
-                     "OutputError", "TraceError", "UnsupportedPairError", "WorkersError"),
+    "model.errors": ("BudgetError", "CspaceError", "DxfError", "ExampleError", "GeometryError", "LinkageError",
+                     "ModelError", "OutputError", "TraceError", "UnsupportedPairError", "WorkersError"),
     "model.geometry": ("Arc", "Line", "Profile"),
     "spaces.linkage": ("LinkageTable",),
     "io.loader": ("load", "loads"),
+    "io.examples": ("Example", "example", "examples"),
     "model.mechanism": ("Coordinate", "Force", "InputMotion", "Joint", "Linkage", "Mechanism", "Part", "Slice"),
     "spaces.pairspace": ("Contact", "PairSpace", "Region"),
     "model.tolerance": ("Tolerance",),
@@ -41,6 +42,7 @@ _HOMES = {
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
 if TYPE_CHECKING:  # what the names are, for readers and type checkers
+    from .io.examples import Example, example, examples
     from .io.loader import load, loads
     from .kinetics.result import DynamicTrace, Stretch
     from .kinetics.simulate import simulate
@@ -49,6 +51,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
         BudgetError,
         CspaceError,
         DxfError,
+        ExampleError,
         GeometryError,
         LinkageError,
         ModelError,
@@ -69,10 +72,17 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
 
 
 def __getattr__(name: str):
-    """A public name, imported from its module on first use (and kept)."""
-    if name not in _HOME:
+    """A public name, imported from its module on first use (and kept); ``__version__``, the
+    installed distribution's version: setup.cfg's metadata is the one place it is written, and
+    ``cspace --version`` reads it the same way."""
+    if name == "__version__":
+        from importlib.metadata import version
+
+        value = version(__name__)
+    elif name in _HOME:
+        value = getattr(import_module(f".{_HOME[name]}", __name__), name)
+    else:
         raise AttributeError(f"module 'cspace' has no attribute {name!r}")
-    value = getattr(import_module(f".{_HOME[name]}", __name__), name)
     globals()[name] = value
     return value
 
@@ -108,9 +118,10 @@ _notebook_views()
 
 __all__ = [
     "Analysis", "Arc", "BudgetError", "Contact", "ContactLaw", "Coordinate", "CspaceError", "Damper", "DxfError",
-    "DynamicTrace", "Dynamics", "Force", "GeometryError", "InputMotion", "Joint", "Line", "Linkage", "LinkageError",
-    "LinkageTable", "Load", "Mass", "Mechanism", "ModelError", "OutputError", "PairSpace", "Part", "Piece", "Profile",
-    "Region", "Segment", "Slice", "Spring", "Stretch", "Tolerance", "Trace", "TraceError", "UnsupportedPairError",
-    "WorkersError", "analyze", "describe", "load", "loads", "path_csv", "path_json", "region_rows", "region_table",
-    "simulate", "statistics", "summary", "to_json", "trace",
+    "DynamicTrace", "Dynamics", "Example", "ExampleError", "Force", "GeometryError", "InputMotion", "Joint", "Line",
+    "Linkage", "LinkageError", "LinkageTable", "Load", "Mass", "Mechanism", "ModelError", "OutputError",
+    "PairSpace", "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Spring", "Stretch", "Tolerance",
+    "Trace", "TraceError", "UnsupportedPairError", "WorkersError", "analyze", "describe", "example", "examples",
+    "load", "loads", "path_csv", "path_json", "region_rows", "region_table", "simulate", "statistics", "summary",
+    "to_json", "trace",
 ]

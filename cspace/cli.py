@@ -33,6 +33,7 @@ from .model.errors import CspaceError, OutputError, WorkersError
 
 EXIT_ENVIRONMENT = 1
 EXIT_BAD_INPUT = 2
+FILE_HELP = "mechanism file (TOML), or the name of an example (cspace examples lists them)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,12 +73,13 @@ def _parsed(argv: list[str] | None) -> argparse.Namespace:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cspace", description="Configuration-space simulation of rigid-part mechanisms with simple dynamics.")
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = commands.add_parser("trace", help="trace the path the mechanism follows under its input motions",
                               description="Trace the mechanism and report its behaviour. With no report "
                                           "option, prints the symbolic description (--describe).")
-    run.add_argument("file", help="mechanism file (TOML)")
+    run.add_argument("file", help=FILE_HELP)
     run.add_argument("--describe", action="store_true", help="print the description of each segment (Figure 4)")
     run.add_argument("--json", action="store_true",
                      help="print one JSON document holding everything: the description, each segment's "
@@ -95,7 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="validate a mechanism file without tracing it",
                                 description="Load the file, solve its linkages, check the initial "
                                             "configuration and build every pair space.")
-    check.add_argument("file", help="mechanism file (TOML)")
+    check.add_argument("file", help=FILE_HELP)
     check.set_defaults(run=_check)
     _budget(check)
 
@@ -105,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
                                               "offscreen, external motions included; or, with OUT.html, write "
                                               "one self-contained page that plays the path in the plane with "
                                               "play/pause, speed, a time scrubber and each segment's description.")
-    animate.add_argument("file", help="mechanism file (TOML)")
+    animate.add_argument("file", help=FILE_HELP)
     animate.add_argument("-o", "--output", required=True, metavar="OUT",
                          help="animation to write (.gif or .mp4), or the browser viewer (.html)")
     animate.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
@@ -123,7 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     show = commands.add_parser("show", help="play the traced path in an interactive 3D window",
                                description="Open a window with play/pause and a snapshot slider "
                                            "(needs a display).")
-    show.add_argument("file", help="mechanism file (TOML)")
+    show.add_argument("file", help=FILE_HELP)
     show.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     show.add_argument("--size", type=_size, default=(1024, 768), metavar="WxH",
                       help="window size in pixels (default: 1024x768)")
@@ -134,7 +136,7 @@ def _parser() -> argparse.ArgumentParser:
                                     description="Draw the configuration space of two parts: blocked space "
                                                 "shaded, region boundaries dashed, regions labelled, the "
                                                 "traced path over it.")
-    plot_pair.add_argument("file", help="mechanism file (TOML)")
+    plot_pair.add_argument("file", help=FILE_HELP)
     plot_pair.add_argument("part_a", metavar="PART_A", help="a part")
     plot_pair.add_argument("part_b", metavar="PART_B", help="another part it can touch")
     plot_pair.add_argument("-o", "--output", required=True, metavar="OUT", help="figure to write (.png, .svg or .pdf)")
@@ -145,7 +147,7 @@ def _parser() -> argparse.ArgumentParser:
     stats = commands.add_parser("stats", help="print the statistics of several mechanisms side by side (Table 2)",
                                 description="Trace each mechanism and print its statistics (the rows of "
                                             "the paper's Table 2 and more) in one column per mechanism.")
-    stats.add_argument("files", nargs="+", metavar="FILE", help="mechanism files (TOML)")
+    stats.add_argument("files", nargs="+", metavar="FILE", help="mechanism files (TOML), or names of examples")
     stats.add_argument("--format", choices=("text", "md"), default="text", help="text (default) or md (Markdown)")
     stats.add_argument("--until", type=_time, metavar="T", help="stop each after T seconds of input motion")
     stats.set_defaults(run=_stats)
@@ -153,12 +155,34 @@ def _parser() -> argparse.ArgumentParser:
 
     regions = commands.add_parser("regions", help="print the regions each segment crossed (Figure 10) as a document",
                                   description="Print the region table of Figure 10 as Markdown or HTML.")
-    regions.add_argument("file", help="mechanism file (TOML)")
+    regions.add_argument("file", help=FILE_HELP)
     regions.add_argument("--format", choices=("md", "html"), default="md", help="md (default) or html")
     regions.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     regions.set_defaults(run=_regions)
     _budget(regions)
+
+    examples = commands.add_parser("examples", help="list the example mechanisms cspace ships: a name works "
+                                                     "wherever a file does (cspace trace feeder)",
+                                   description="List the example mechanisms installed with cspace, one a line: "
+                                               "its name and the first line of its description. A command "
+                                               "takes an example's name wherever it takes a mechanism file; "
+                                               "a file of that name in the current folder wins.")
+    examples.set_defaults(run=_examples)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version (setup.cfg's metadata, which
+    ``cspace.__version__`` reads too), looked up only when asked: start-up does not pay for it."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print cspace's version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from importlib.metadata import version
+
+        write_stdout(f"cspace {version('cspace')}\n")
+        parser.exit()
 
 
 def _number(text: str) -> float:
@@ -295,14 +319,15 @@ def _progress(options: argparse.Namespace) -> bool:
 
 
 def _analyzed(path: str, options: argparse.Namespace):
-    """The analysis of a mechanism file, saying on standard error where a part drawn
-    touching was moved to start (:mod:`cspace.tracing.start`)."""
+    """The analysis of a mechanism file (or of the example a bare name names), saying on
+    standard error where a part drawn touching was moved to start (:mod:`cspace.tracing.start`)."""
+    from .io.examples import mechanism_file
     from .io.loader import load
     from .spaces.budget import laptop_bound
     from .tracing.analysis import analyze
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
-    analysis = analyze(load(path), cache=cache_folder(), workers=workers(), max_memory=bound,
+    analysis = analyze(load(mechanism_file(path)), cache=cache_folder(), workers=workers(), max_memory=bound,
                        progress=_progress(options))
     for settled in analysis.settled:
         say(f"cspace: note: {path}: {settled}")
@@ -430,6 +455,28 @@ def _check(args: argparse.Namespace) -> int:
 
 
 # The rendering commands below import viz (pyvista, matplotlib) in their handlers: the library never imports it.
+# What each imports that the core install does not hold: the rendering extra, cspace[viz], installs it
+# (by module, with its distribution's name). The browser viewer (animate -o OUT.html) needs none of it.
+RENDERING = {"animate": ("pyvista", "PIL", "imageio_ffmpeg"), "show": ("pyvista",), "plot-pair": ("matplotlib",)}
+DISTRIBUTIONS = {"PIL": "pillow", "imageio_ffmpeg": "imageio-ffmpeg"}
+
+
+class ExtraError(CspaceError, ImportError):
+    """A rendering command run without the rendering extra installed (exit status 2): the message
+    says what to install."""
+
+
+def _require_rendering(command: str) -> None:
+    """Raise ExtraError, before any work, unless every module ``command`` renders with is installed."""
+    from importlib.util import find_spec
+
+    missing = [DISTRIBUTIONS.get(m, m) for m in RENDERING[command] if find_spec(m) is None]
+    if missing:
+        names = " and ".join(", ".join(missing).rsplit(", ", 1))
+        raise ExtraError(f"{command}: {names} {'is' if len(missing) == 1 else 'are'} not installed; rendering "
+                         "needs the viz extra: pip install 'cspace[viz]'")
+
+
 def _animate(args: argparse.Namespace) -> int:
     if args.output.lower().endswith(".html"):  # the browser viewer: --size is the drawing's, --fps and --view unused
         from cspace.viz.web import check_page, write_html
@@ -438,6 +485,7 @@ def _animate(args: argparse.Namespace) -> int:
         samples = write_html(_traced(args.file, args.until, args, full=True), args.output, size=args.size)
         write_stdout(f"{printable(args.output)}: browser viewer, {samples} samples, {args.size[0]}x{args.size[1]}\n")
         return 0
+    _require_rendering("animate")
     from cspace.viz.animation import animate, check_animation
 
     check_animation(args.output, size=args.size, fps=args.fps, field="-o")
@@ -449,6 +497,7 @@ def _animate(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
+    _require_rendering("show")
     from cspace.viz.viewer import check_display, show
 
     check_display(os.environ)
@@ -457,6 +506,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _plot_pair(args: argparse.Namespace) -> int:
+    _require_rendering("plot-pair")
     from cspace.viz.output import check_output
     from cspace.viz.pair_plot import FORMATS, find_pair, plot_pair
 
@@ -471,6 +521,13 @@ def _plot_pair(args: argparse.Namespace) -> int:
         result = trace(analysis, until=args.until)
     plot_pair(analysis, result, args.part_a, args.part_b, args.output)
     write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")
+    return 0
+
+
+def _examples(args: argparse.Namespace) -> int:
+    from .io.examples import listing
+
+    write_stdout(listing())
     return 0
 
 

@@ -48,6 +48,10 @@ class DxfError(ModelError):
     (see :mod:`cspace.io.dxf`); the message names the drawing and the layer."""
 
 
+class ExampleError(ModelError, LookupError):
+    """A name that is not one of the example mechanisms cspace ships (:mod:`cspace.io.examples`)."""
+
+
 class LinkageError(ModelError):
     """A linkage that cannot assemble, meets a dead point or is ill-posed."""
 
