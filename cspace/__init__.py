@@ -76,9 +76,9 @@ def __getattr__(name: str):
     installed distribution's version: setup.cfg's metadata is the one place it is written, and
     ``cspace --version`` reads it the same way."""
     if name == "__version__":
-        from importlib.metadata import version
+        from .io.version import installed_version
 
-        value = version(__name__)
+        value = installed_version()
     elif name in _HOME:
         value = getattr(import_module(f".{_HOME[name]}", __name__), name)
     else:

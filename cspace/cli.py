@@ -179,9 +179,9 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="print cspace's version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        from importlib.metadata import version
+        from .io.version import installed_version
 
-        write_stdout(f"cspace {version('cspace')}\n")
+        write_stdout(f"cspace {installed_version()}\n")
         parser.exit()
 
 

@@ -55,6 +55,17 @@ def test_the_version_is_the_metadatas_everywhere(capsys):
     assert cspace.__version__ == importlib.metadata.version("cspace") == SETUP["metadata"]["version"]
 
 
+def test_a_checkout_never_installed_says_so_instead_of_a_version(tmp_path):
+    """Run from a checkout without installing it there is no metadata to read: ``--version``
+    says so in its line, with no traceback (the metadata lookup is made to miss)."""
+    prelude = ("import importlib.metadata as m\n"
+               "def missing(name):\n    raise m.PackageNotFoundError(name)\n"
+               "m.version = missing")
+    done = child(["--version"], tmp_path, prelude)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "cspace unknown (not installed: pip install .)\n"
+
+
 def test_examples_lists_every_fixture_with_its_first_line(capsys):
     status, out, err = run(["examples"], capsys)
     assert (status, err) == (0, "")
