@@ -91,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
                                                              "(default: the file's time allotment)")
     run.set_defaults(run=_trace)
     _budget(run)
+    _settings(run)
 
     check = commands.add_parser("check", help="validate a mechanism file without tracing it",
                                 description="Load the file, solve its linkages, check the initial "
@@ -98,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("file", help="mechanism file (TOML)")
     check.set_defaults(run=_check)
     _budget(check)
+    _settings(check)
 
     animate = commands.add_parser("animate", help="render the traced path as a 3D animation (.gif or .mp4) or a "
                                                    "browser viewer (.html)",
@@ -233,6 +235,26 @@ def _budget(command: argparse.ArgumentParser) -> None:
                          help="show progress on standard error (the default when it is a terminal)")
 
 
+def _settings(command: argparse.ArgumentParser) -> None:
+    """The option that sets a parametric mechanism's ``[parameters]``: ``--set NAME=VALUE``, repeated."""
+    command.add_argument("--set", action="append", type=_setting, default=[], metavar="NAME=VALUE",
+                         help="set a parameter of the file's [parameters] (repeat for several; a value may be "
+                              "an expression of constants such as pi/4)")
+
+
+def _setting(text: str) -> tuple[str, float]:
+    """A ``NAME=VALUE`` of ``--set``: the value a number or an expression of the constants (``pi / 4``)."""
+    from .model.expressions import ExpressionError, evaluate
+
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, e.g. crank=2.5, got {text!r}")
+    try:
+        return name.strip(), evaluate(value, {})
+    except ExpressionError as error:
+        raise argparse.ArgumentTypeError(f"{name.strip()}: {value!r}: {error}") from None
+
+
 def _memory(text: str) -> float:
     """Bytes of a --max-memory: a size, or none (no bound)."""
     if text.strip().lower() == "none":
@@ -302,7 +324,7 @@ def _analyzed(path: str, options: argparse.Namespace):
     from .tracing.analysis import analyze
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
-    analysis = analyze(load(path), cache=cache_folder(), workers=workers(), max_memory=bound,
+    analysis = analyze(load(path, dict(getattr(options, "set", ()))), cache=cache_folder(), workers=workers(), max_memory=bound,
                        progress=_progress(options))
     for settled in analysis.settled:
         say(f"cspace: note: {path}: {settled}")
