@@ -160,7 +160,15 @@ def _parser() -> argparse.ArgumentParser:
     regions.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     regions.set_defaults(run=_regions)
     _budget(regions)
+    _sweep_commands(commands)
     return parser
+
+
+def _sweep_commands(commands) -> None:
+    """``sweep`` and ``sweep-plot`` (:mod:`cspace.sweeps.commands`)."""
+    from .sweeps.commands import add_commands
+
+    add_commands(commands)
 
 
 def _number(text: str) -> float:
