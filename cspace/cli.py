@@ -168,7 +168,7 @@ def _sweep_commands(commands) -> None:
     """``sweep`` and ``sweep-plot`` (:mod:`cspace.sweeps.commands`)."""
     from .sweeps.commands import add_commands
 
-    add_commands(commands)
+    add_commands(commands, cache_folder)
 
 
 def _number(text: str) -> float:

@@ -173,3 +173,11 @@ def test_a_hypercube_from_the_command_line(tmp_path, capsys):
     expected = hypercube([Axis("crank", 2, 4), Axis("link", 7, 9)], 3, seed=7)
     assert np.allclose(table[["crank", "link"]].to_numpy(), [[v["crank"], v["link"]] for v in expected], rtol=0,
                        atol=1e-12)
+
+
+def test_a_parameter_may_not_hide_a_result_column():
+    def made(segments: float) -> cspace.Mechanism:
+        return cspace.load(FEEDER)
+
+    with pytest.raises(DesignError, match="would hide the result column"):
+        cspace.sweep(made, {"segments": [1.0]})

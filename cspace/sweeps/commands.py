@@ -15,8 +15,9 @@ import argparse
 from ..io.outputs import say, write_stdout
 
 
-def add_commands(commands) -> None:
-    """Register ``sweep`` and ``sweep-plot`` on the command line's subcommands."""
+def add_commands(commands, cache_folder) -> None:
+    """Register ``sweep`` and ``sweep-plot`` on the command line's subcommands; ``cache_folder()``
+    is the pair-space cache's folder the variants share (the command line reads it from the environment)."""
     sweep = commands.add_parser("sweep", help="trace a parametric mechanism at many parameter values, on Dask",
                                 description="Trace every variant of a design (a full grid over --vary ranges, or "
                                             "a Latin hypercube with --lhs) and write one row per variant: its "
@@ -40,7 +41,7 @@ def add_commands(commands) -> None:
                        help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 (its workers need cspace)")
     sweep.add_argument("--progress", action="store_true",
                        help="show a progress bar on standard error (the default when it is a terminal)")
-    sweep.set_defaults(run=run_sweep)
+    sweep.set_defaults(run=run_sweep, cache_folder=cache_folder)
 
     plot = commands.add_parser("sweep-plot", help="draw a sweep's design map",
                                description="Plot each variant of a sweep's results at (--x, --y), coloured by "
@@ -65,7 +66,6 @@ def run_sweep(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from ..cli import cache_folder
     from .design import Axis, grid, hypercube
     from .measures import Clearance
     from .results import check_format
@@ -81,7 +81,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     try:
         from .runner import sweep
 
-        rows = sweep(source, design, measures, client, out=args.out, resume=args.resume, cache=cache_folder(),
+        rows = sweep(source, design, measures, client, out=args.out, resume=args.resume, cache=args.cache_folder(),
                      progress=progress)
     finally:
         if client is not None:

@@ -61,7 +61,8 @@ def read(path: str | os.PathLike):
 
     suffix = check_format(path)
     try:
-        frame = pd.read_parquet(path) if suffix == ".parquet" else pd.read_csv(path, keep_default_na=True)
+        frame = pd.read_parquet(path) if suffix == ".parquet" else \
+            pd.read_csv(path, dtype={name: str for name in TEXT_COLUMNS})  # an id of digits stays text
     except FileNotFoundError:
         raise ResultsError(f"{path}: no such file") from None
     except (OSError, ValueError) as error:

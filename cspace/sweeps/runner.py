@@ -22,7 +22,7 @@ from .design import DesignError, variants
 from .measures import Clearance
 from .results import Results, table
 from .source import FileSource, Source, source_of
-from .variant import run, variant_id
+from .variant import RESULT_COLUMNS, run, variant_id
 
 
 def sweep(mechanism: str | os.PathLike | Callable[..., Mechanism] | Source,
@@ -71,6 +71,9 @@ def _check_names(source: Source, design: Sequence[Mapping[str, float]]) -> None:
     if not isinstance(source, FileSource) and not known:
         return
     for name in dict.fromkeys(name for values in design for name in values):
+        if name in RESULT_COLUMNS:
+            raise DesignError(f"{source.path}: parameters: {name}: a parameter named {name!r} would hide the "
+                              "result column of that name; rename it")
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f"; the parameters are {', '.join(known) or 'none'}"

@@ -24,6 +24,8 @@ from .measures import Clearance
 from .source import Source
 
 RUN_COLUMNS = ("wall_time", "cache_hits", "cache_lookups")  # the run's, not the variant's: they may differ
+RESULT_COLUMNS = ("id", "error", "end_reason", "end_time", "segments", "blocked", "blocked_at", "blocked_contacts",
+                  *RUN_COLUMNS)  # no parameter may be named so
 BLOCKED = "input blocked"
 
 
@@ -54,7 +56,7 @@ class _CountingCache(PairCache):
 
 def run(source: Source, values: Mapping[str, float], measures: Sequence[Clearance] = (),
         cache: str | os.PathLike | None = None) -> dict[str, Any]:
-    """Trace one variant and return its row (see :func:`columns` for what it holds).
+    """Trace one variant and return its row (:func:`summary` says what it holds).
 
     >>> from cspace.sweeps.source import FileSource
     >>> row = run(FileSource.read("fixtures/sweeps/feeder.toml"), {"crank": 3, "link": 8})
