@@ -38,6 +38,7 @@ _HOMES = {
     "model.dynamics": ("ContactLaw", "Damper", "Dynamics", "Load", "Mass", "Spring"),
     "kinetics.result": ("DynamicTrace", "Stretch"),
     "kinetics.simulate": ("simulate",),
+    "sweeps.runner": ("sweep",),
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -66,6 +67,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .report.describe import describe, path_csv, path_json, region_rows, region_table, statistics, summary, to_json
     from .spaces.linkage import LinkageTable
     from .spaces.pairspace import Contact, PairSpace, Region
+    from .sweeps.runner import sweep
     from .tracing.analysis import Analysis, analyze
     from .tracing.trace import Piece, Segment, Trace
     from .tracing.tracer import trace
@@ -123,5 +125,5 @@ __all__ = [
     "PairSpace", "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Spring", "Stretch", "Tolerance",
     "Trace", "TraceError", "UnsupportedPairError", "WorkersError", "analyze", "describe", "example", "examples",
     "load", "loads", "path_csv", "path_json", "region_rows", "region_table", "simulate", "statistics", "summary",
-    "to_json", "trace",
+    "sweep", "to_json", "trace",
 ]

@@ -93,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
                                                              "(default: the file's time allotment)")
     run.set_defaults(run=_trace)
     _budget(run)
+    _settings(run)
 
     check = commands.add_parser("check", help="validate a mechanism file without tracing it",
                                 description="Load the file, solve its linkages, check the initial "
@@ -100,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("file", help=FILE_HELP)
     check.set_defaults(run=_check)
     _budget(check)
+    _settings(check)
 
     animate = commands.add_parser("animate", help="render the traced path as a 3D animation (.gif or .mp4) or a "
                                                    "browser viewer (.html)",
@@ -168,7 +170,15 @@ def _parser() -> argparse.ArgumentParser:
                                                "takes an example's name wherever it takes a mechanism file; "
                                                "a file of that name in the current folder wins.")
     examples.set_defaults(run=_examples)
+    _sweep_commands(commands)
     return parser
+
+
+def _sweep_commands(commands) -> None:
+    """``sweep`` and ``sweep-plot`` (:mod:`cspace.sweeps.commands`)."""
+    from .sweeps.commands import add_commands
+
+    add_commands(commands, cache_folder)
 
 
 class _Version(argparse.Action):
@@ -257,6 +267,26 @@ def _budget(command: argparse.ArgumentParser) -> None:
                          help="show progress on standard error (the default when it is a terminal)")
 
 
+def _settings(command: argparse.ArgumentParser) -> None:
+    """The option that sets a parametric mechanism's ``[parameters]``: ``--set NAME=VALUE``, repeated."""
+    command.add_argument("--set", action="append", type=_setting, default=[], metavar="NAME=VALUE",
+                         help="set a parameter of the file's [parameters] (repeat for several; a value may be "
+                              "an expression of constants such as pi/4)")
+
+
+def _setting(text: str) -> tuple[str, float]:
+    """A ``NAME=VALUE`` of ``--set``: the value a number or an expression of the constants (``pi / 4``)."""
+    from .model.expressions import ExpressionError, evaluate
+
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, e.g. crank=2.5, got {text!r}")
+    try:
+        return name.strip(), evaluate(value, {})
+    except ExpressionError as error:
+        raise argparse.ArgumentTypeError(f"{name.strip()}: {value!r}: {error}") from None
+
+
 def _memory(text: str) -> float:
     """Bytes of a --max-memory: a size, or none (no bound)."""
     if text.strip().lower() == "none":
@@ -327,8 +357,8 @@ def _analyzed(path: str, options: argparse.Namespace):
     from .tracing.analysis import analyze
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
-    analysis = analyze(load(mechanism_file(path)), cache=cache_folder(), workers=workers(), max_memory=bound,
-                       progress=_progress(options))
+    analysis = analyze(load(mechanism_file(path), dict(getattr(options, "set", ()))), cache=cache_folder(),
+                       workers=workers(), max_memory=bound, progress=_progress(options))
     for settled in analysis.settled:
         say(f"cspace: note: {path}: {settled}")
     return analysis

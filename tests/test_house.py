@@ -20,7 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # Bottom to top. The package's face (cspace/__init__.py) hands the public names on and stands above all.
-LAYERS = ["model", "io", "kernels", "spaces", "tracing", "kinetics", "report", "testing", "viz", "cli", "face"]
+LAYERS = ["model", "io", "kernels", "spaces", "tracing", "kinetics", "report", "testing", "sweeps", "viz", "cli",
+          "face"]
 
 
 def _modules() -> dict[str, Path]:

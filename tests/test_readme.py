@@ -50,3 +50,36 @@ def test_a_changed_figure_fails(changed, tmp_path, monkeypatch):
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test, out=lambda _: None)
     assert runner.failures == 1
+
+
+def shown_commands(text: str) -> list[tuple[str, str]]:
+    """The ``$ cspace ...`` commands of a section's ```console blocks that show their output,
+    each with the output shown (up to the next command or the block's end)."""
+    shown = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        for command, output in re.findall(r"^\$ (cspace [^\n]*)\n(.*?)(?=^\$ |\Z)", block, re.S | re.M):
+            if output.strip():
+                shown.append((command, output))
+    return shown
+
+
+def test_the_design_sweeps_section_shows_what_its_commands_print(tmp_path, monkeypatch, capsys):
+    """Each command of the section shown with its output prints exactly that (run in a
+    scratch folder that holds the fixtures); the design map it shows is in the checkout."""
+    from cspace.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
+    text = section("Design sweeps")
+    commands = shown_commands(text)
+    assert [command.split()[1] for command, _ in commands] == ["sweep", "sweep-plot"]
+    for command, output in commands:
+        assert main(command.split()[1:]) == 0, command
+        assert capsys.readouterr().out == output, command
+    for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text):
+        assert (ROOT / image).stat().st_size > 0
+    code = examples(text)
+    test = doctest.DocTestParser().get_doctest(code, {}, "README: Design sweeps", str(README), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert test.examples and runner.failures == 0

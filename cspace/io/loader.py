@@ -17,33 +17,42 @@ import os
 import stat
 import tomllib
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from ..model.dynamics import ContactLaw, Damper, Dynamics, Load, Mass, Spring, mass_of
 from ..model.errors import DxfError, ModelError
+from ..model.expressions import ExpressionError, evaluate
 from ..model.geometry import Arc, Element, Line, Point, Profile
 from ..model.kinds import DynamicsKind
 from ..model.limits import MAX_FACES, MAX_MAGNITUDE, NAME
 from ..model.mechanism import Coordinate, Force, InputMotion, Joint, Linkage, Mechanism, Part, Slice, unit
 from ..model.tolerance import TOLERANCE_KEYS
 from ..model.validation import check_face_count, check_name, check_number, check_part_count, check_positive
+from .parameters import declared, values
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MASS_KEYS = ("mass", "inertia", "inertia-about", "centre", "density")  # a part's, for full dynamics
 
 
-def load(path: str | os.PathLike) -> Mechanism:
-    """Read and check a mechanism file.
+def load(path: str | os.PathLike, parameters: Mapping[str, float] | None = None) -> Mechanism:
+    """Read and check a mechanism file; ``parameters`` set some of its ``[parameters]``
+    (:mod:`cspace.io.parameters`), the others keep their defaults.
 
     >>> m = load("fixtures/feeder.toml")
     >>> [p.name for p in m.parts][:3]
     ['frame', 'driver', 'link']
     """
     name = str(path)
-    text = _read(path, name)
+    return loads(read_text(path), source=name, default_name=Path(path).stem, parameters=parameters)
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """A mechanism file's text, as :func:`load` reads it (a byte order mark dropped)."""
+    text = _read(path, str(path))
     if text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte order mark, as some editors on Windows write
-    return loads(text, source=name, default_name=Path(path).stem)
+    return text
 
 
 def _read(path: str | os.PathLike, name: str) -> str:
@@ -90,8 +99,16 @@ def _file_kind(mode: int) -> str:
     return next((kind for test, kind in kinds if test(mode)), "special file")
 
 
-def loads(text: str, *, source: str = "<string>", default_name: str = "mechanism") -> Mechanism:
-    """Read a mechanism from TOML text (``source`` names it in errors)."""
+def loads(text: str, *, source: str = "<string>", default_name: str = "mechanism",
+          parameters: Mapping[str, float] | None = None) -> Mechanism:
+    """Read a mechanism from TOML text (``source`` names it in errors); ``parameters`` set
+    some of the text's ``[parameters]``, whose expressions are evaluated with them.
+
+    >>> text = '[parameters]\\nw = 2\\n[[parts]]\\nname = "a"\\nmotion = "fixed"\\n' \\
+    ...        '[[parts.slices]]\\nz = [0, 1]\\nprofiles = [{ rect = [0, 0, "w", "w / 2"] }]\\n'
+    >>> loads(text, parameters={"w": 4}).parts[0].slices[0].profiles[0].elements[1].end
+    (4.0, 2.0)
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -99,7 +116,8 @@ def loads(text: str, *, source: str = "<string>", default_name: str = "mechanism
     except RecursionError:
         raise ModelError("invalid TOML: nested too deeply", file=source) from None
     try:
-        return _Reader(default_name, Path(source).parent).mechanism(data, source)
+        bound = values(declared(data), parameters)
+        return _Reader(default_name, Path(source).parent, bound).mechanism(data, source)
     except ModelError as error:
         raise error.located(file=source) from None
 
@@ -108,9 +126,10 @@ class _Reader:
     """Turns parsed TOML into model objects, checking what only a file can get wrong; every check
     raises ModelError with a location. The model's rules are :meth:`Mechanism.validate`'s."""
 
-    def __init__(self, default_name: str, base: Path = Path(".")) -> None:
+    def __init__(self, default_name: str, base: Path = Path("."), parameters: Mapping[str, float] | None = None) -> None:
         self.default_name = default_name
         self.base = base  # the mechanism file's folder: a dxf profile's path is relative to it
+        self.parameters = dict(parameters or {})  # their values: a number may be an expression of them
         self.where = ""
 
     def fail(self, field: str, message: str) -> ModelError:
@@ -119,7 +138,8 @@ class _Reader:
     # -- top level -----------------------------------------------------------------
 
     def mechanism(self, data: dict, source: str) -> Mechanism:
-        self.keys(data, ("mechanism", "tolerance", "dynamics", "parts", "linkages", "forces", "inputs"), "")
+        self.keys(data, ("parameters", "mechanism", "tolerance", "dynamics", "parts", "linkages", "forces", "inputs"),
+                  "")
         head = self.table(data, "mechanism", optional=True)
         self.where = "mechanism"
         self.keys(head, ("name", "time", "dynamics"), "")
@@ -561,7 +581,14 @@ class _Reader:
     def as_number(self, value: Any, where: str, shape: bool = False) -> float:
         """A number as a float. Its bounds are the model's, checked here only for a number the model does
         not hold as written (``shape``: a rect's corner, a circle's radius, a path's point, an axis before
-        it is made a unit vector) and for an integer too large for a float (the model could not hold it)."""
+        it is made a unit vector) and for an integer too large for a float (the model could not hold it).
+        A string is an expression of the parameters (:mod:`cspace.model.expressions`), its value checked so."""
+        if isinstance(value, str):
+            try:
+                value = evaluate(value, self.parameters)
+            except ExpressionError as error:
+                raise self.fail(where, f"expected a number or an expression, got {value!r}: {error}") from None
+            return check_number(value, where=self.where or None, field=where)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise self.fail(where, f"expected a number, got {_kind(value)}")
         if shape or isinstance(value, int):
