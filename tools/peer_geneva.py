@@ -59,25 +59,41 @@ named at the end.
 
     python tools/peer_geneva.py
 
+The model is built from a :func:`layout`: the shapes as pymunk takes them (the crank's pin
+and convex pieces of its locking disk, the wheel's outlines, its moment), plain data (JSON)
+made once from the fixture with cspace's geometry. Run on a layout file, the peer is a
+program of its own: it builds, steps (simple dynamics, reading both angles and the wheel's
+speed every step) through the file's turns of the crank and prints the final crank and
+wheel angles:
+
+    python tools/peer_geneva.py LAYOUT.json --dt 0.001 [--iterations 10]
+    python tools/peer_geneva.py --write-layout LAYOUT.json
+
+Stepping from a layout imports pymunk alone: numpy, shapely and cspace are imported only
+where a layout is made or a run is measured, so that the process, timed start to exit by
+``tools/bench_peer.py``, pays only for what a pymunk program of this drive needs.
+
 pymunk is a benchmark-only dependency (``pip install '.[bench]'``); cspace never imports it.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
 import time
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pymunk
-from geneva_geometry import FIXTURE, HALF, SLOTS, Geneva, engaged, engagement_bounds, turn_and_alpha, wheel_angle
 
-import cspace
-from cspace.kernels.minkowski import convex_pieces
-from cspace.model.checks import overlap_depth
-from cspace.model.geometry import Profile
-from cspace.model.tolerance import GRID_ROUNDING
+if TYPE_CHECKING:
+    import numpy as np
+    from geneva_geometry import Geneva
+
+    from cspace.model.geometry import Profile
 
 ARC = 1e-4  # arcs flattened within this fraction of the centre distance
 SLOP = 1e-4
@@ -93,6 +109,7 @@ STEPS_PER_SECOND = (60, 120, 240, 480, 960, 1920, 3840)
 MATCHED_ACCURACY = 1e-3
 
 Point = tuple[float, float]
+Layout = dict[str, Any]  # the drive's shapes as plain data: see layout()
 
 
 @dataclass
@@ -107,6 +124,9 @@ class Model:
 @cache
 def geneva() -> Geneva:
     """The fixture's shapes, loaded once."""
+    from geneva_geometry import FIXTURE, Geneva
+
+    import cspace
     return Geneva(cspace.load(FIXTURE))
 
 
@@ -117,6 +137,8 @@ def flattened(geneva: Geneva, profile: Profile, pivot: Point) -> list[Point]:
 
 def pieces(geneva: Geneva, profiles: list[Profile], pivot: Point) -> list[list[Point]]:
     """Convex pieces of the profiles' material, arcs flattened outward, relative to ``pivot``."""
+    from cspace.kernels.minkowski import convex_pieces
+    from cspace.model.tolerance import GRID_ROUNDING
     quantum = geneva.mechanism.tolerance.quantum
     polylines = [profile.polyline(ARC * geneva.centre_distance) for profile in profiles]
     return [[(x * quantum - pivot[0], y * quantum - pivot[1]) for x, y in piece.vertices]
@@ -141,28 +163,52 @@ def plate_moment(shape: list[list[Point]], mass: float) -> float:
                for piece, area in zip(shape, areas, strict=True))
 
 
+def layout(geneva: Geneva) -> Layout:
+    """The drive's shapes as pymunk takes them, plain data: the input of :func:`build_layout`.
+
+    Points are relative to the body's pivot; ``lock`` holds the locking disk's convex pieces,
+    ``outlines`` the wheel's closed outlines; ``turns`` is the fixture's time allotment in
+    turns of the crank (1 rad/s).
+    """
+    profiles = list(geneva.wheel.slices[0].oriented)
+    crank_pivot, wheel_pivot = geneva.pivots["crank"], geneva.pivots["wheel"]
+    return {
+        "crank": {"pivot": list(crank_pivot), "angle": geneva.coordinates["crank"].initial,
+                  "pin": {"radius": geneva.pin_radius, "offset": [geneva.crank_radius, 0.0]},
+                  "lock": pieces(geneva, [geneva.lock_profile], crank_pivot)},
+        "wheel": {"pivot": list(wheel_pivot), "angle": geneva.coordinates["wheel"].initial, "mass": WHEEL_MASS,
+                  "moment": plate_moment(pieces(geneva, profiles, wheel_pivot), WHEEL_MASS),
+                  "outlines": [flattened(geneva, profile, wheel_pivot) for profile in profiles]},
+        "turns": geneva.mechanism.time / (2 * math.pi),
+    }
+
+
 def build(geneva: Geneva, iterations: int = ITERATIONS, damping: float = SIMPLE) -> Model:
     """The drive in a fresh pymunk space, at the fixture's initial configuration."""
+    return build_layout(layout(geneva), iterations, damping)
+
+
+def build_layout(shapes: Layout, iterations: int = ITERATIONS, damping: float = SIMPLE) -> Model:
+    """The drive of a :func:`layout` in a fresh pymunk space, at its initial configuration."""
     space = pymunk.Space()
     space.iterations = iterations
     space.collision_slop = SLOP
     space.damping = damping
+    arm, disk = shapes["crank"], shapes["wheel"]
     crank = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
-    crank.position = geneva.pivots["crank"]
-    crank.angle = geneva.coordinates["crank"].initial
+    crank.position = tuple(arm["pivot"])
+    crank.angle = arm["angle"]
     crank.angular_velocity = 1.0
-    shapes: list[pymunk.Shape] = [pymunk.Circle(crank, geneva.pin_radius, (geneva.crank_radius, 0.0))]
-    shapes += [pymunk.Poly(crank, piece) for piece in pieces(geneva, [geneva.lock_profile], geneva.pivots["crank"])]
-    profiles = list(geneva.wheel.slices[0].oriented)
-    pivot = geneva.pivots["wheel"]
-    wheel = pymunk.Body(WHEEL_MASS, plate_moment(pieces(geneva, profiles, pivot), WHEEL_MASS))
-    wheel.position = pivot
-    wheel.angle = geneva.coordinates["wheel"].initial
-    shapes += [segment for profile in profiles for segment in outline(wheel, flattened(geneva, profile, pivot))]
-    for shape in shapes:
+    parts: list[pymunk.Shape] = [pymunk.Circle(crank, arm["pin"]["radius"], tuple(arm["pin"]["offset"]))]
+    parts += [pymunk.Poly(crank, [tuple(p) for p in piece]) for piece in arm["lock"]]
+    wheel = pymunk.Body(disk["mass"], disk["moment"])
+    wheel.position = tuple(disk["pivot"])
+    wheel.angle = disk["angle"]
+    parts += [segment for vertices in disk["outlines"] for segment in outline(wheel, [tuple(p) for p in vertices])]
+    for shape in parts:
         shape.friction = 0.0
         shape.elasticity = 0.0
-    space.add(crank, wheel, *shapes, pymunk.PivotJoint(space.static_body, wheel, pivot))
+    space.add(crank, wheel, *parts, pymunk.PivotJoint(space.static_body, wheel, tuple(disk["pivot"])))
     return Model(space, crank, wheel)
 
 
@@ -171,25 +217,43 @@ def steps_for(dt: float, turns: float) -> int:
     return math.ceil(turns * 2 * math.pi / dt - 1e-9)
 
 
+def step(model: Model, dt: float, count: int) -> list[tuple[float, float, float]]:
+    """Step ``count`` times, reading (crank angle, wheel angle, wheel speed) after each: the loop timed."""
+    space, crank, wheel = model.space, model.crank, model.wheel
+    samples = []
+    for _ in range(count):
+        space.step(dt)
+        samples.append((crank.angle, wheel.angle, wheel.angular_velocity))
+    return samples
+
+
 def simulate(dt: float, turns: float, iterations: int, damping: float) -> tuple[float, np.ndarray]:
     """Step the drive: the loop's wall time and, after each step, (time, crank angle, wheel angle, wheel speed)."""
+    import numpy as np
     model = build(geneva(), iterations, damping)
-    space, crank, wheel = model.space, model.crank, model.wheel
     n = steps_for(dt, turns)
-    samples = np.empty((n, 4))
     start = time.perf_counter()
-    for i in range(n):
-        space.step(dt)
-        samples[i, 1:] = crank.angle, wheel.angle, wheel.angular_velocity
+    read = step(model, dt, n)
     seconds = time.perf_counter() - start
+    samples = np.empty((n, 4))
+    samples[:, 1:] = read
     samples[:, 0] = dt * np.arange(1, n + 1)
     return seconds, samples
+
+
+def run_file(path: str | Path, dt: float, iterations: int = ITERATIONS) -> tuple[float, float]:
+    """Read a layout file, build and step (simple dynamics) through its turns: the peer as a program.
+    The final crank and wheel angles."""
+    shapes = json.loads(Path(path).read_text())
+    samples = step(build_layout(shapes, iterations), dt, steps_for(dt, shapes["turns"]))
+    return samples[-1][0], samples[-1][1]
 
 
 def wheel_events(times: np.ndarray, speeds: np.ndarray) -> tuple[list[float], list[float]]:
     """Step times at which the wheel starts moving (faster than MOVING) and stops (slower again),
     each counted when the new state lasts HOLD: a wheel pushed without inertia stands still for
     single steps where the pin, a step behind it, has lost contact."""
+    import numpy as np
     moving = np.abs(speeds) > MOVING
     starts: list[float] = []
     stops: list[float] = []
@@ -204,6 +268,7 @@ def wheel_events(times: np.ndarray, speeds: np.ndarray) -> tuple[list[float], li
 
 def pushed(geneva: Geneva, a: float) -> float:
     """The wheel's angle with the pin on the wall it pushes: it lags the closed form by the slot's play."""
+    from geneva_geometry import wheel_angle
     return wheel_angle(a) + geneva.slot_play(a)
 
 
@@ -228,6 +293,7 @@ def reference_events(turns: float) -> Reference:
     """The events of simple dynamics: the wheel starts when the pin reaches the pushing wall with
     the wheel where the last engagement left it (:func:`pushed` at its end), and stops at the
     end of the engagement, where the pin leaves."""
+    from geneva_geometry import SLOTS, engaged, engagement_bounds
     g = geneva()
     a0 = g.coordinates["crank"].initial
     bounds = engagement_bounds(a0, a0 + turns * 2 * math.pi)
@@ -252,6 +318,7 @@ def event_error(found: list[float], expected: tuple[float, ...]) -> float:
 def depths(geneva: Geneva, crank: np.ndarray, wheel: np.ndarray) -> tuple[float, bool]:
     """Deepest overlap of the real shapes posed at each (crank, wheel), and whether the pin's centre
     ever entered the wheel's material."""
+    from cspace.model.checks import overlap_depth
     deepest, through = 0.0, False
     for a, w in zip(crank, wheel, strict=True):
         gap = geneva.pin_gap(a, w)
@@ -275,6 +342,8 @@ def run_pymunk(dt: float, turns: float = 2.0, iterations: int = ITERATIONS, damp
     speed while it dwells, SETTLED clear of the engagements, rad/s), ``penetration`` (deepest
     overlap of the real shapes), ``pass_through``, ``skipped``.
     """
+    import numpy as np
+    from geneva_geometry import HALF, turn_and_alpha, wheel_angle
     g = geneva()
     seconds, samples = simulate(dt, turns, iterations, damping)
     times, crank, wheel, speed = samples.T
@@ -325,6 +394,24 @@ def sweep(damping: float) -> list[dict]:
 
 
 def main() -> None:
+    """Run the peer as a program on a layout file, write one, or (with neither) sweep the time step."""
+    parser = argparse.ArgumentParser(description="The Geneva drive in pymunk: a time-step sweep, or one run "
+                                     "from a layout file.")
+    parser.add_argument("layout", nargs="?", help="layout file (JSON) to step; without one, sweep the time step")
+    parser.add_argument("--dt", type=float, default=1e-3, help="time step of a run from a layout (default 0.001)")
+    parser.add_argument("--iterations", type=int, default=ITERATIONS, help=f"solver iterations (default {ITERATIONS})")
+    parser.add_argument("--write-layout", metavar="OUT", help="write the fixture's layout to OUT and exit")
+    args = parser.parse_args()
+    if args.write_layout:
+        Path(args.write_layout).write_text(json.dumps(layout(geneva())))
+    elif args.layout:
+        crank, wheel = run_file(args.layout, args.dt, args.iterations)
+        print(f"{crank!r} {wheel!r}")
+    else:
+        sweep_report()
+
+
+def sweep_report() -> None:
     """Sweep the time step both ways, print the tables and the largest step with events within 1e-3 s."""
     g = geneva()
     reference = reference_events(2.0)
