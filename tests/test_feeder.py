@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+import tomllib
 
 import pytest
 
@@ -10,7 +13,7 @@ from cspace.kernels.constraints import ConstraintManager
 from cspace.report.describe import describe, path_rows
 from cspace.tracing.tracer import Tracer
 
-from .common import analyzed, traced
+from .common import ROOT, analyzed, traced
 
 ONE_TURN = 2 * math.pi
 
@@ -149,3 +152,37 @@ def test_every_explored_region_is_nonempty():
         assert manager.feasible(region.rows(), region.h), key
     assert {piece.key for piece in result.pieces} <= explored
     assert result.stats.nonempty_regions == result.stats.explored_regions == len(explored)
+
+
+def _feeder_n(*argv: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "feeder_n.py"), *argv],
+                          capture_output=True, text=True, check=False, cwd=cwd)
+
+
+def test_feeder_n_with_three_blocks_writes_the_fixture_but_its_name():
+    """``python tools/feeder_n.py 3`` is fixtures/feeder.toml, the mechanism the tool's geometry
+    was taken from (the README's N-block feeders are made this way)."""
+    done = _feeder_n("3")
+    written, fixture = tomllib.loads(done.stdout), tomllib.loads((ROOT / "fixtures" / "feeder.toml").read_text())
+    assert (done.returncode, done.stderr) == (0, "")
+    assert written["mechanism"].pop("name") == "feeder-3"
+    fixture["mechanism"].pop("name")
+    assert written == fixture
+
+
+def test_feeder_n_writes_a_file_with_its_blocks(tmp_path):
+    """``-o FILE`` writes the same text; N blocks are N parts more, each under gravity, for N turns."""
+    assert _feeder_n("7", "-o", "feeder-7.toml", cwd=tmp_path).returncode == 0
+    written = tomllib.loads((tmp_path / "feeder-7.toml").read_text())
+    blocks = [p["name"] for p in written["parts"] if p["name"].startswith("block")]
+    assert blocks == [f"block{i}" for i in range(1, 8)]
+    assert [f["coordinate"] for f in written["forces"]] == [f"yb{i}" for i in range(1, 8)]
+    assert written["mechanism"]["time"] == pytest.approx(7 * 2 * math.pi)
+    assert (tmp_path / "feeder-7.toml").read_text() == _feeder_n("7").stdout
+
+
+@pytest.mark.parametrize("blocks", ["0", "-2", "three"])
+def test_feeder_n_refuses_a_count_that_is_not_a_number_of_blocks(blocks):
+    done = _feeder_n(blocks)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "whole number of at least 1" in done.stderr
