@@ -80,10 +80,31 @@ XP_TABLE = {0.0: 10, 0.25: 9.8722, 0.5: 9.5023, 0.75: 8.9292, 1.0: 8.2121, 1.25:
             1.5: 6.6315, 1.75: 5.9008, 2.0: 5.2721}
 
 
+# Why each segment of the first turn ends (section 4.1): the piston's right end passes block 1's
+# left side, leaving it no support (it drops beside the piston); the stack lands on the table
+# under the magazine's walls; the crank passes its dead point at pi; the piston comes back to
+# block 1 and slides under block 2; block 1 is pushed out from under block 2; the turn is done.
+FIRST_TURN_ENDS = [
+    "contact made piston.right/block1.left; released piston.top/block1.bottom",
+    "contact made frame.left-wall.bottom/block1.top; contact made frame.right-wall.bottom/block1.top; "
+    "contact made frame.table.top/block1.bottom; released piston.right/block1.left",
+    "xp reverses",
+    "contact made piston.right/block1.left; contact made piston.top/block2.bottom; "
+    "released frame.left-wall.bottom/block1.top; released frame.left-wall.right/block1.left; "
+    "released frame.right-wall.left/block1.right",
+    "released block1.top/block2.bottom",
+    "time allotment used",
+]
+
+
 def test_first_turn_is_figure_4():
+    """The records are the paper's, each closed by a comment line (``;``, as in Lisp) saying why
+    its segment ended."""
     text = describe(traced("feeder", ONE_TURN))
     records = text.split("\n\n")
-    assert "\n\n".join(records[:6]) == FIGURE_4
+    figure = ["\n".join(line for line in r.split("\n") if not line.startswith("; ends: ")) for r in records[:6]]
+    assert "\n\n".join(figure) == FIGURE_4
+    assert [r.split("\n")[-1] for r in records[:6]] == [f"; ends: {end}" for end in FIRST_TURN_ENDS]
     assert len(records) == 7 and records[6].startswith("; end: time allotment used")
 
 

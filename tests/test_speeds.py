@@ -32,10 +32,17 @@ def _tilted(axis: str) -> str:
 def test_an_axis_tilted_within_the_angle_tolerance_runs_along_the_face(axis):
     """The spring gate's block on an axis within the angle tolerance (1e-7) of the gate's
     bottom face: released when the gate's bottom passes its top at t = 1, as the level
-    block is (it used to end in 'a force meets no resistance' tilted up)."""
+    block is (it used to end in 'a force meets no resistance' tilted up). Only why a segment
+    ends may name one contact more: tilted down, the block meets the wall on the table, and
+    the pair space of a block that moves along y as well names its bottom there too."""
     result = trace(analyze(loads(_tilted(axis))))
-    assert describe(result) == describe(traced("spring-gate"))
+    assert _figure_4(describe(result)) == _figure_4(describe(traced("spring-gate")))
     assert replay(result) == []
+
+
+def _figure_4(text: str) -> str:
+    """A description without the comments saying why each segment ended."""
+    return "\n".join(line for line in text.split("\n") if not line.startswith("; ends: "))
 
 
 @pytest.mark.parametrize("tilt", [1e-6, 1e-5])
