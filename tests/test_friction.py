@@ -17,45 +17,8 @@ from cspace.testing import SLIP, Scene, replay
 
 from .common import fixture_path
 
-CONVEYOR = """
-[mechanism]
-time = 8
-
-[[parts]]
-name = "frame"
-motion = "fixed"
-
-[[parts.slices]]
-z = [0, 1]
-profiles = [{ name = "table", rect = [-20, -2, 40, -1] }, { name = "wall", rect = [9, 0.5, 10, 10] }]
-
-[[parts]]
-name = "plate"
-motion = "fixed-axes"
-coordinates = [{ name = "xp", axis = [1, 0] }]
-
-[[parts.slices]]
-z = [0, 1]
-profiles = [{ rect = [0, -1, 10, 0], sticky = ["top"] }]
-
-[[parts]]
-name = "block"
-motion = "fixed-axes"
-coordinates = [{ name = "xb", axis = [1, 0] }, { name = "yb", axis = [0, 1], limits = [-5, 5] }]
-
-[[parts.slices]]
-z = [0, 1]
-profiles = [{ rect = [2, 0, 4, 2], sticky = true }]
-
-[[forces]]
-kind = "gravity"
-coordinate = "yb"
-direction = -1
-
-[[inputs]]
-velocities = { xp = 1.0 }
-sampling = 0.5
-"""
+# A sticky block on a sticky plate, a wall ahead of it (the README's example of friction).
+CONVEYOR = fixture_path("conveyor").read_text()
 
 BRAKE = """
 [mechanism]
