@@ -14,7 +14,7 @@ import pytest
 
 from cspace.cli import main
 
-from .common import FIXTURES, ROOT, fixture_path
+from .common import FIXTURES, ROOT, fixture_path, slow
 
 FEEDER = str(fixture_path("feeder"))
 
@@ -47,6 +47,7 @@ def test_json_report(capsys):
     assert document["statistics"]["segments"] == 6
 
 
+@slow  # a process each
 @pytest.mark.parametrize("name", FIXTURES)
 def test_json_on_the_real_stdout_is_only_the_report(name):
     """In a separate process, so that anything a native library writes to file descriptor 1
@@ -260,6 +261,7 @@ def test_the_command_line_starts_without_the_library():
     assert done.returncode == 0, done.stderr
 
 
+@slow  # a process each
 @pytest.mark.parametrize("name, unused", [
     ("feeder", ("scipy.integrate", "cspace.kinetics")),  # simple dynamics (its linkage's assembly: scipy.optimize)
     ("pusher", ("scipy.spatial", "scipy.integrate", "scipy.optimize")),  # no part turns, no linkage to assemble

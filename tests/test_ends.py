@@ -8,7 +8,7 @@ import pytest
 
 from cspace.report.describe import describe, ending, number
 
-from .common import traced
+from .common import slow, traced
 from .golden_outputs import NAMES, recorded
 
 ENDS = "; ends: "
@@ -25,6 +25,7 @@ def test_the_pusher_gathers_its_blocks_and_the_wall_blocks_it():
                               "contact made b.right/c.left", "input blocked by frame.wall.left/c.right"]
 
 
+@slow
 def test_a_limit_that_blocks_the_input_is_named_with_its_value():
     """The lever's bar turns until its limit, a = 1.5 in the file; the ratchet's wheel turns
     forward to its upper limit, a full turn, before it turns back."""
@@ -32,6 +33,7 @@ def test_a_limit_that_blocks_the_input_is_named_with_its_value():
     assert f"input blocked by limit w upper {number(6.283185307179586)}" in ends("ratchet")
 
 
+@slow
 def test_the_shoe_brake_is_blocked_by_a_shoe_on_the_drum():
     """Friction stops the drum when a shoe's sticky face touches its sticky inner rim."""
     last = ends("shoe-brake")[-1]
@@ -63,6 +65,7 @@ def test_every_record_says_why_it_ended_and_no_motion_is_from_a_value_to_itself(
     assert not re.search(r"\(\S+ (\S+) \1\)", "\n".join(records))
 
 
+@slow
 def test_a_coordinate_moving_less_than_a_printed_digit_stands_still():
     """The shoe brake's second segment lasts about 1e-4 s: a coordinate that moves less than
     half the last printed digit reads ``(name value)``, one that moves more ``(name start end)``."""

@@ -13,7 +13,7 @@ from cspace.kernels.constraints import ConstraintManager
 from cspace.report.describe import describe, path_rows
 from cspace.tracing.tracer import Tracer
 
-from .common import ROOT, analyzed, traced
+from .common import ROOT, analyzed, slow, traced
 
 ONE_TURN = 2 * math.pi
 
@@ -191,6 +191,7 @@ def test_feeder_n_with_three_blocks_writes_the_fixture_but_its_name():
     assert written == fixture
 
 
+@slow
 def test_feeder_n_writes_a_file_with_its_blocks(tmp_path):
     """``-o FILE`` writes the same text; N blocks are N parts more, each under gravity, for N turns."""
     assert _feeder_n("7", "-o", "feeder-7.toml", cwd=tmp_path).returncode == 0
@@ -202,6 +203,7 @@ def test_feeder_n_writes_a_file_with_its_blocks(tmp_path):
     assert (tmp_path / "feeder-7.toml").read_text() == _feeder_n("7").stdout
 
 
+@slow
 @pytest.mark.parametrize("blocks", ["0", "-2", "three"])
 def test_feeder_n_refuses_a_count_that_is_not_a_number_of_blocks(blocks):
     done = _feeder_n(blocks)

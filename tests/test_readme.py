@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
-from .common import ROOT
+from .common import ROOT, slow
 from .support.readme import matches, shown, untied
 
 README = ROOT / "README.md"
@@ -52,6 +52,7 @@ def difference(output: str, printed: str) -> str:
     return "\n".join(list(lines)[:40])
 
 
+@slow
 @pytest.mark.parametrize("example", SHOWN, ids=[f"line {s.line}: {s.command[:50]}" for s in SHOWN])
 def test_every_command_the_readme_shows_prints_what_it_shows(example, shell):
     printed = shell(example.command)

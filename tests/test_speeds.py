@@ -17,7 +17,7 @@ import pytest
 from cspace import TraceError, analyze, describe, load, loads, trace
 from cspace.testing import replay
 
-from .common import fixture_path, traced
+from .common import each, fixture_path, traced
 from .support.fuzz import moved
 from .test_scale import behaviour
 
@@ -61,7 +61,7 @@ def test_an_axis_tilted_beyond_it_follows_the_face_that_holds_it(tilt):
     assert replay(result) == []
 
 
-@pytest.mark.parametrize("name", ["eccentric-cam", "rim-lock"])
+@pytest.mark.parametrize("name", each(["eccentric-cam", "rim-lock"]))
 def test_a_tiny_mechanism_at_the_default_force_speed_behaves_as_drawn(name):
     """Drawn a millionth as large with its forces left at the default speed 1 (a million
     sizes a second): the same segments and the same times as the fixture. It used to
