@@ -5,7 +5,6 @@ command); its Python API section runs as written, as doctests."""
 
 from __future__ import annotations
 
-import difflib
 import doctest
 import os
 import re
@@ -16,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from .common import ROOT, slow
-from .support.readme import matches, shown, untied
+from .support.readme import matches, mismatch, shown, untied
 
 README = ROOT / "README.md"
 SHOWN = shown(README.read_text())
@@ -46,18 +45,12 @@ def shell(tmp_path_factory) -> Callable[[str], str]:
     return run
 
 
-def difference(output: str, printed: str) -> str:
-    """Where the printed text departs from the README's, as a short diff."""
-    lines = difflib.unified_diff(output.splitlines(), printed.splitlines(), "README", "printed", lineterm="", n=1)
-    return "\n".join(list(lines)[:40])
-
-
 @slow
 @pytest.mark.parametrize("example", SHOWN, ids=[f"line {s.line}: {s.command[:50]}" for s in SHOWN])
 def test_every_command_the_readme_shows_prints_what_it_shows(example, shell):
-    printed = shell(example.command)
-    same = matches(example.output, printed)
-    assert same, f"README line {example.line}: $ {example.command}\n" + difference(example.output, printed)
+    wrong = mismatch(example.output, shell(example.command))
+    assert wrong is None, (f"$ {example.command}\nREADME line {example.line + 1 + wrong[0]} shows: {wrong[1]!r}\n"
+                           f"where it prints: {wrong[2]!r}")
 
 
 def test_every_output_the_readme_shows_is_tied_to_its_command():

@@ -80,8 +80,24 @@ def matches(output: str, printed: str) -> bool:
     >>> matches("a 1\\n...\\nz ... 3\\n", "a 1\\nb\\nc\\nz y 3\\n"), matches("a 1\\n", "a 2\\n")
     (True, False)
     """
-    printed = "".join(line.rstrip() + "\n" for line in printed.splitlines())
-    return re.fullmatch("".join(_pattern(line) for line in output.splitlines()), printed) is not None
+    return re.fullmatch(_patterns(output.splitlines()), _lines(printed)) is not None
+
+
+def mismatch(output: str, printed: str) -> tuple[int, str, str] | None:
+    """Where ``printed`` first departs from the README's ``output``: the number of the first
+    shown line it cannot match (from 0; past the last when it prints more), that line, and the
+    printed line in its place; None if it reads as shown.
+
+    >>> mismatch("a 1\\nb 2\\n", "a 1\\nb 3\\n"), mismatch("a 1\\n", "a 1\\nmore\\n")
+    ((1, 'b 2', 'b 3'), (1, '', 'more'))
+    """
+    if matches(output, printed):
+        return None
+    printed = _lines(printed)
+    lines = output.splitlines()
+    k = next((k for k in range(len(lines)) if re.match(_patterns(lines[:k + 1]), printed) is None), len(lines))
+    done = re.match(_patterns(lines[:k]), printed).end()
+    return k, (lines + [""])[k], printed[done:].split("\n")[0]
 
 
 def _commands(block: Block) -> list[Shown]:
@@ -93,6 +109,16 @@ def _commands(block: Block) -> list[Shown]:
         elif found:
             found[-1] = Shown(found[-1].line, found[-1].command, found[-1].output + text + "\n")
     return found
+
+
+def _lines(text: str) -> str:
+    """Text as lines each ending in a newline, with no trailing blanks."""
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())
+
+
+def _patterns(lines: list[str]) -> str:
+    """Shown lines as one pattern for the printed text they stand for."""
+    return "".join(_pattern(line) for line in lines)
 
 
 def _pattern(line: str) -> str:
