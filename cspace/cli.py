@@ -95,9 +95,11 @@ def _parser() -> argparse.ArgumentParser:
     _budget(run)
     _settings(run)
 
-    check = commands.add_parser("check", help="validate a mechanism file without tracing it",
+    check = commands.add_parser("check", help="validate a mechanism file: analyse and trace it as a dry run",
                                 description="Load the file, solve its linkages, check the initial "
-                                            "configuration and build every pair space.")
+                                            "configuration, build every pair space and trace the mechanism "
+                                            "(integrate it, for full dynamics) as a dry run, so that no file "
+                                            "trace would refuse passes; print a one-line summary.")
     check.add_argument("file", help=FILE_HELP)
     check.set_defaults(run=_check)
     _budget(check)

@@ -5,9 +5,12 @@ from __future__ import annotations
 import importlib.util
 import sys
 import tomllib
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from cspace import analyze, load, simulate, trace
 
@@ -20,6 +23,26 @@ def _full(path: Path) -> bool:
 # The fixtures the paper's simple dynamics traces, and those full dynamics integrates (cspace.kinetics).
 FIXTURES = sorted(p.stem for p in (ROOT / "fixtures").glob("*.toml") if not _full(p))
 DYNAMIC_FIXTURES = sorted(p.stem for p in (ROOT / "fixtures").glob("*.toml") if _full(p))
+
+
+# Mechanisms whose pair spaces or trace take seconds (turning pairs of many regions, the 30-block
+# feeder, the escapement's integration). A test over every fixture runs them in the whole suite
+# only: the fast subset (pytest -m "not slow") keeps the others, so it still covers every test.
+HEAVY = frozenset({"dxf-cam", "eccentric-cam", "escapement", "feeder-30", "gears", "geneva", "ratchet", "rim-lock",
+                   "shoe-brake", "transmission"})
+slow = pytest.mark.slow
+
+
+def each(names: Iterable, fast: Collection | None = None) -> list:
+    """``names`` as test parameters, those not in ``fast`` (by default: all but the heavy
+    mechanisms) marked slow."""
+    return [name if (name not in HEAVY if fast is None else name in fast) else pytest.param(name, marks=slow)
+            for name in names]
+
+
+def seeds(count: int, fast: int) -> list:
+    """Seeds 0 to ``count - 1`` as test parameters, all but the first ``fast`` marked slow."""
+    return [seed if seed < fast else pytest.param(seed, marks=slow) for seed in range(count)]
 
 
 def fixture_path(name: str) -> Path:

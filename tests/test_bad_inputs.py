@@ -19,6 +19,7 @@ import pytest
 
 from cspace.cli import main
 
+from .common import slow
 from .support.fuzz import hostile_inputs
 
 BAD = Path(__file__).resolve().parent / "data" / "bad"
@@ -60,6 +61,7 @@ def run_capped(path: Path) -> subprocess.CompletedProcess:
 GENERATED = hostile_inputs()
 
 
+@slow
 @pytest.mark.parametrize("case", sorted(GENERATED))
 def test_hostile_input_is_rejected_in_bounded_memory(case, tmp_path):
     content, message = GENERATED[case]
@@ -89,6 +91,7 @@ def _special_files(tmp: Path) -> dict[str, tuple[Path, str]]:
     }
 
 
+@slow
 @pytest.mark.parametrize("case", ["a FIFO (would block)", "a link to /dev/zero (endless, size 0)",
                                   "a link to /dev/urandom", "/dev/zero itself",
                                   "/proc/self/mem (a regular file that cannot be read)", "a directory"])
@@ -144,6 +147,7 @@ def test_an_arc_whose_centre_is_a_hair_off_is_a_correct_run(tmp_path, capsys):
     assert main(["check", str(path)]) == 0, capsys.readouterr().err
 
 
+@slow
 def test_arcs_that_would_flatten_into_too_many_segments_are_refused_before_the_work(tmp_path):
     """Ten circles at the finest arc tolerance would be 370,000 segments: refused at once,
     naming the tolerance, where a tiny arc tolerance ran out of memory."""

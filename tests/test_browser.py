@@ -33,7 +33,7 @@ from playwright.sync_api import sync_playwright
 from cspace import describe
 from cspace.cli import main
 
-from .common import ROOT, fixture_path, traced
+from .common import ROOT, fixture_path, slow, traced
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = ("the browser tests need Chromium from the system's packages, driven headless through Playwright "
@@ -180,6 +180,7 @@ def test_parts_are_drawn_where_the_trace_puts_them(viewer, feeder, t):
     check_drawn(viewer, feeder, t, MOVING)
 
 
+@slow
 @pytest.mark.parametrize("name, times", [("lever", (0.6, 1.2)), ("four-bar", (2.0, 8.0))])
 def test_turning_parts_and_linkage_members_are_drawn_where_the_trace_puts_them(browser, tmp_path, name, times):
     # the lever's bar turns about (0, 10) and sweeps a block; the four-bar's coupler is a linkage member and
@@ -334,6 +335,7 @@ def test_the_command_line_writes_the_page(feeder_html, tmp_path, capsys):
     assert capsys.readouterr().err == f"cspace: error: {missing}: -o: directory '{missing.parent}' does not exist\n"
 
 
+@slow
 def test_the_size_option_sizes_the_drawing(browser, tmp_path):
     out = tmp_path / "small.html"
     assert main(["animate", str(fixture_path("feeder")), "-o", str(out), "--size", "400x300", "--until", "1"]) == 0
@@ -347,6 +349,7 @@ def test_the_size_option_sizes_the_drawing(browser, tmp_path):
         page.close()
 
 
+@slow
 def test_the_gallery_page_opens(browser):
     path = ROOT / "viz" / "gallery" / "feeder.html"
     page = browser.new_page(viewport=VIEWPORT)

@@ -18,7 +18,7 @@ from cspace.model.errors import BudgetError
 from cspace.spaces import budget
 from cspace.spaces.builders import Builders
 
-from .common import ROOT, fixture_path, tool
+from .common import ROOT, each, fixture_path, slow, tool
 
 
 def _spaces(name: str) -> list:
@@ -27,7 +27,7 @@ def _spaces(name: str) -> list:
              [b.tobytes() for b in p.blocked]) for p in analyze(load(fixture_path(name))).pairs]
 
 
-@pytest.mark.parametrize("name", ["eccentric-cam", "geneva"])
+@pytest.mark.parametrize("name", each(["eccentric-cam", "geneva"]))
 def test_a_sweep_solved_in_small_batches_builds_the_same_space(monkeypatch, name):
     """A turning pair's sweep solves at most rotation.BATCH placement-vertices at once (a
     4000-vertex wavy cam asked for 6048 placements at once: 2.8 GB); cut into batches of a few
@@ -66,7 +66,9 @@ def _mechanism_file(tmp_path: Path, name: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("name", ["feeder", "transmission", "feeder-50", "wavy-cam-1000", "sawtooth-100"])
+@slow
+@pytest.mark.parametrize("name", each(["feeder", "transmission", "feeder-50", "wavy-cam-1000", "sawtooth-100"],
+                                      fast={"feeder"}))  # a process each
 def test_the_estimate_is_within_its_factor_of_the_measured_peak(tmp_path, name):
     """Mechanisms of each kind: the process alone, gears (a turning pair of 1089 vertices),
     many translating pairs and a long trace (1326 pairs), a 1000-vertex wavy cam (a sweep past
@@ -90,6 +92,7 @@ def test_over_the_bound_a_mechanism_is_refused_before_any_pair_space_is_built(mo
     assert "about 354 MB" in message and "turning pair spaces" in message and "200 MB" in message
 
 
+@slow
 def test_the_command_line_refuses_over_max_memory_in_one_line():
     done = subprocess.run([sys.executable, "-m", "cspace.cli", "trace", str(fixture_path("feeder")),
                            "--max-memory", "50M"], capture_output=True, text=True, cwd=ROOT)
@@ -99,6 +102,7 @@ def test_the_command_line_refuses_over_max_memory_in_one_line():
     assert "more than the bound of 50 MB" in done.stderr
 
 
+@slow
 def test_the_496_block_feeder_is_refused_by_the_default_bound(tmp_path):
     """The issue's case: it ran 500 s and took 12 GB with nothing said. Under the default bound
     (8 GB at most) it is refused with its estimate, after only its pairs are found."""
@@ -111,6 +115,7 @@ def test_the_496_block_feeder_is_refused_by_the_default_bound(tmp_path):
     assert "the trace over 123753 pairs" in done.stderr
 
 
+@slow
 @pytest.mark.parametrize("asked", [True, False])
 def test_progress_is_shown_when_asked(asked):
     """Standard error is not a terminal here: bars only with --progress, for the pair spaces

@@ -27,7 +27,7 @@ from cspace.spaces.translating import Translating
 from cspace.spaces.turning import Rotating
 from cspace.testing import assert_traces_equal
 
-from .common import fixture_path
+from .common import each, fixture_path, slow
 from .support.oracles import cached_and_uncached
 
 FOLDER: Path | None = None  # the cache folder this module's analyses use (None: none), set by _use
@@ -176,7 +176,7 @@ def _with_length(tmp_path, name: str, length: str) -> Path:
 LENGTHS = {"gears": ("2e-7", "5e-7"), "eccentric-cam": ("2e-7", "5e-7"), "rim-lock": ("5e-7", "8e-7")}
 
 
-@pytest.mark.parametrize("name", sorted(LENGTHS))
+@pytest.mark.parametrize("name", each(sorted(LENGTHS)))
 def test_a_space_built_under_one_length_is_not_read_under_another(name, tmp_path):
     """The trace (``--json``) of a turning mechanism under a second ``[tolerance] length``, its
     cache filled under a first, is the one computed with the cache off."""
@@ -245,6 +245,7 @@ def _edit_number(entry, rng, delta: float) -> None:
     entry.write_text(json.dumps(document))
 
 
+@slow
 def test_forty_random_numeric_edits_never_change_the_answer(monkeypatch, tmp_path, caplog, uncached):
     rng = random.Random(11)
     filled = tmp_path / "filled"
@@ -356,7 +357,7 @@ def _copy_first_over_others(folder) -> None:
         shutil.copyfile(first, other)
 
 
-@pytest.mark.parametrize("attack", sorted(ATTACKS))
+@pytest.mark.parametrize("attack", each(sorted(ATTACKS), fast=sorted(ATTACKS)[:4]))
 def test_an_attacked_entry_is_discarded_recomputed_and_rewritten(attack, monkeypatch, tmp_path, caplog, uncached):
     if ATTACKS[attack] is None:
         _use(monkeypatch, tmp_path)
@@ -566,7 +567,7 @@ SECRET_ATTACKS = {
 }
 
 
-@pytest.mark.parametrize("attack", sorted(SECRET_ATTACKS))
+@pytest.mark.parametrize("attack", each(sorted(SECRET_ATTACKS), fast=sorted(SECRET_ATTACKS)[:2]))
 def test_a_secret_not_private_to_this_user_means_no_cache(attack, monkeypatch, tmp_path, caplog, uncached):
     """The cache is not used at all (nothing read, written or deleted), with one warning line
     for the whole run, however many pairs: the answer is the uncached one."""

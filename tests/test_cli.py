@@ -14,7 +14,7 @@ import pytest
 
 from cspace.cli import main
 
-from .common import FIXTURES, fixture_path
+from .common import FIXTURES, ROOT, fixture_path, slow
 
 FEEDER = str(fixture_path("feeder"))
 
@@ -47,6 +47,7 @@ def test_json_report(capsys):
     assert document["statistics"]["segments"] == 6
 
 
+@slow  # a process each
 @pytest.mark.parametrize("name", FIXTURES)
 def test_json_on_the_real_stdout_is_only_the_report(name):
     """In a separate process, so that anything a native library writes to file descriptor 1
@@ -260,6 +261,7 @@ def test_the_command_line_starts_without_the_library():
     assert done.returncode == 0, done.stderr
 
 
+@slow  # a process each
 @pytest.mark.parametrize("name, unused", [
     ("feeder", ("scipy.integrate", "cspace.kinetics")),  # simple dynamics (its linkage's assembly: scipy.optimize)
     ("pusher", ("scipy.spatial", "scipy.integrate", "scipy.optimize")),  # no part turns, no linkage to assemble
@@ -288,3 +290,15 @@ def test_a_start_moved_from_the_drawing_is_said_on_stderr_and_in_json(tmp_path, 
     assert status == 0 and start["coordinate"] == "yf" and start["drawn"] == 3.0 and start["parts"] == ["cam", "follower"]
     assert err == (f"cspace: note: {path}: yf moved +{start['start'] - 3:.3g} (from 3 to {start['start']:.6g}): "
                    "parts 'cam' and 'follower' were drawn touching\n")
+
+
+def test_check_says_it_traces_and_refuses_what_only_tracing_finds(capsys):
+    """``check --help`` says it traces the mechanism as a dry run, and it does: a block with
+    nothing under it is well formed, and only its trace shows that it falls for ever."""
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    words = " ".join(capsys.readouterr().out.split())
+    assert "trace the mechanism" in words and "dry run" in words and "without tracing" not in words
+    falls = ROOT / "tests" / "data" / "bad" / "falls-forever.toml"
+    status, out, err = run(["check", str(falls)], capsys)
+    assert (status, out) == (2, "") and "moves without end" in err

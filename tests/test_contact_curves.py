@@ -10,6 +10,7 @@ from shapely.geometry import Point
 from cspace.kernels import contact_curves
 from cspace.kernels.contact_curves import candidate_triples, sorted_pairs, translation_intervals
 
+from .common import seeds
 from .support.shapes import random_polygon, rectilinear, shape_of
 
 
@@ -23,7 +24,7 @@ def _one_row_at_a_time(keys, lows, highs):
     return found
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", seeds(40, 4))
 def test_candidates_of_every_placement_at_once_are_those_of_each_alone(seed):
     """(placement, edge, vertex) triples with the vertex's key in the edge's [low, high], in
     the same order: keys on a coarse grid, so that many tie with the ends."""
@@ -59,7 +60,7 @@ def _follow_every_placement(k, v, f, c, odd, bounds):
     return np.ones(len(bounds) - 1, bool), np.zeros((0, 5))
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", seeds(30, 4))
 def test_translation_runs_of_every_placement_at_once_are_those_followed_one_by_one(seed, monkeypatch):
     """The all-at-once runs of a translation (no direct test needed) against the count
     followed placement by placement: boxes on a grid (roots that tie and degenerate) and
@@ -72,7 +73,7 @@ def test_translation_runs_of_every_placement_at_once_are_those_followed_one_by_o
     assert at_once.count.sum() > 0
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", seeds(20, 4))
 def test_turning_against_only_the_vertices_within_reach_finds_what_all_of_them_find(seed, monkeypatch):
     """B, small, turning about centres along a short arc beside A, a disc with a ring of
     convex teeth: the contacts sought only among A's vertices within B's reach are all of them."""
@@ -98,7 +99,7 @@ def _follow_every_turn(k, v, f, c, odd, bounds, start, overlaps):
     return np.ones(len(bounds) - 1, bool), np.zeros((0, 5))
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", seeds(30, 4))
 def test_turning_runs_of_every_placement_at_once_are_those_followed_one_by_one(seed, monkeypatch):
     """The all-at-once runs of a turn (one direct test per placement, all together) against
     the count followed placement by placement: boxes on a grid turning by quarter turns
@@ -126,7 +127,7 @@ def _starts_one_by_one(roots, K):
     return start
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", seeds(20, 4))
 def test_start_values_of_every_placement_at_once_are_those_of_each_alone(seed):
     """Half way across the first widest gap: roots on a coarse grid (ties, equal gaps,
     placements with none or one)."""
@@ -137,7 +138,7 @@ def test_start_values_of_every_placement_at_once_are_those_of_each_alone(seed):
     np.testing.assert_array_equal(contact_curves.start_values(roots, K), _starts_one_by_one(roots, K))
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", seeds(40, 4))
 def test_turning_runs_at_once_equal_followed_on_any_counts(seed, monkeypatch):
     """Roots of any changes (so counts that dip below the start, ends that disagree), any
     start values and a direct test that answers at random (the same for the same question):

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from cspace.kernels import decompose
 from cspace.kernels.decompose import decompose_plane
 
+from .common import slow
+
 Q = Fraction
 Point = tuple[Fraction, Fraction]
 BOX = 1000  # every input lies well inside [-BOX, BOX]^2
@@ -221,6 +223,7 @@ def polygon_sets(draw) -> list[list[tuple]]:
     return polygons or [rectangle(0, 0, 1, 1)]
 
 
+@slow
 @settings(max_examples=120, deadline=None)
 @given(polygon_sets())
 def test_random_polygon_sets_meet_the_oracles(polygons):
@@ -340,6 +343,7 @@ def test_nested_identical_and_thin_polygons():
     check_all(polygons)
 
 
+@slow
 def test_the_sweep_handles_three_thousand_edges():
     """A big input checked at sampled points: coverage and disjoint interiors."""
     rng = random.Random(3000)

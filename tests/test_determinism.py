@@ -11,17 +11,18 @@ import pytest
 from cspace import analyze, load, trace
 from cspace.testing import assert_traces_equal
 
-from .common import FIXTURES, fixture_path
+from .common import FIXTURES, each, fixture_path, slow
 from .support.edits import with_configs
 
 
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("name", each(FIXTURES))
 def test_tracing_twice_gives_identical_reports(name):
     first = trace(analyze(load(fixture_path(name))))
     second = trace(analyze(load(fixture_path(name))))
     assert_traces_equal(first, second)
 
 
+@slow
 def test_cli_output_does_not_depend_on_hash_seed(tmp_path):
     outputs = []
     for seed in ("1", "12345"):

@@ -10,6 +10,8 @@ import pytest
 from cspace import UnsupportedPairError, analyze, loads
 from cspace.cli import main
 
+from .common import slow
+
 BASE = """\
 [mechanism]
 name = "base"
@@ -186,6 +188,7 @@ def test_bad_path_option(target, message, tmp_path, capsys, root_fixture="fixtur
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
+@slow
 def test_the_installed_command_prints_no_traceback(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(CASES["linkage that cannot assemble"][0])

@@ -12,7 +12,7 @@ from cspace.testing import assert_traces_equal
 from cspace.tracing import layout, regions, tracer
 from cspace.tracing.dynamics import SimpleDynamics, Undetermined
 
-from .common import FIXTURES, fixture_path
+from .common import FIXTURES, each, fixture_path, seeds
 from .support.fuzz import SeededDraw, mechanism
 
 
@@ -40,7 +40,7 @@ def traced_as_if_large(build, monkeypatch):
         return trace(build())
 
 
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("name", each(FIXTURES))
 def test_fixtures_trace_the_same_as_if_large(name, monkeypatch):
     """The same to 9 significant digits: a rotating pair's rows are not whole numbers, and
     sparse products round differently from dense ones in the last digit."""
@@ -49,21 +49,21 @@ def test_fixtures_trace_the_same_as_if_large(name, monkeypatch):
     assert_traces_equal(trace(build()), traced_as_if_large(build, monkeypatch), digits=9)
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", seeds(12, 2))
 def test_generated_mechanisms_trace_the_same_as_if_large(seed, monkeypatch):
     def build():
         return analyze(loads(mechanism(SeededDraw(seed))))
     assert_traces_equal(trace(build()), traced_as_if_large(build, monkeypatch))
 
 
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("name", each(FIXTURES))
 def test_fixtures_trace_the_same_without_shortcuts(name, monkeypatch):
     fast, slow = traced_both_ways(analyze(load(fixture_path(name))), monkeypatch)
     assert_traces_equal(fast, slow)
     assert fast.stats.lp_solves <= slow.stats.lp_solves
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", seeds(12, 2))
 def test_generated_mechanisms_trace_the_same_without_shortcuts(seed, monkeypatch):
     fast, slow = traced_both_ways(analyze(loads(mechanism(SeededDraw(seed)))), monkeypatch)
     assert_traces_equal(fast, slow)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+import tomllib
 
 import pytest
 
@@ -10,7 +13,7 @@ from cspace.kernels.constraints import ConstraintManager
 from cspace.report.describe import describe, path_rows
 from cspace.tracing.tracer import Tracer
 
-from .common import analyzed, traced
+from .common import ROOT, analyzed, slow, traced
 
 ONE_TURN = 2 * math.pi
 
@@ -77,10 +80,31 @@ XP_TABLE = {0.0: 10, 0.25: 9.8722, 0.5: 9.5023, 0.75: 8.9292, 1.0: 8.2121, 1.25:
             1.5: 6.6315, 1.75: 5.9008, 2.0: 5.2721}
 
 
+# Why each segment of the first turn ends (section 4.1): the piston's right end passes block 1's
+# left side, leaving it no support (it drops beside the piston); the stack lands on the table
+# under the magazine's walls; the crank passes its dead point at pi; the piston comes back to
+# block 1 and slides under block 2; block 1 is pushed out from under block 2; the turn is done.
+FIRST_TURN_ENDS = [
+    "contact made piston.right/block1.left; released piston.top/block1.bottom",
+    "contact made frame.left-wall.bottom/block1.top; contact made frame.right-wall.bottom/block1.top; "
+    "contact made frame.table.top/block1.bottom; released piston.right/block1.left",
+    "xp reverses",
+    "contact made piston.right/block1.left; contact made piston.top/block2.bottom; "
+    "released frame.left-wall.bottom/block1.top; released frame.left-wall.right/block1.left; "
+    "released frame.right-wall.left/block1.right",
+    "released block1.top/block2.bottom",
+    "time allotment used",
+]
+
+
 def test_first_turn_is_figure_4():
+    """The records are the paper's, each closed by a comment line (``;``, as in Lisp) saying why
+    its segment ended."""
     text = describe(traced("feeder", ONE_TURN))
     records = text.split("\n\n")
-    assert "\n\n".join(records[:6]) == FIGURE_4
+    figure = ["\n".join(line for line in r.split("\n") if not line.startswith("; ends: ")) for r in records[:6]]
+    assert "\n\n".join(figure) == FIGURE_4
+    assert [r.split("\n")[-1] for r in records[:6]] == [f"; ends: {end}" for end in FIRST_TURN_ENDS]
     assert len(records) == 7 and records[6].startswith("; end: time allotment used")
 
 
@@ -149,3 +173,39 @@ def test_every_explored_region_is_nonempty():
         assert manager.feasible(region(key).rows(), region(key).h), key
     assert {piece.key for piece in result.pieces} <= built
     assert result.stats.nonempty_regions == result.stats.explored_regions == len(built)
+
+
+def _feeder_n(*argv: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "tools" / "feeder_n.py"), *argv],
+                          capture_output=True, text=True, check=False, cwd=cwd)
+
+
+def test_feeder_n_with_three_blocks_writes_the_fixture_but_its_name():
+    """``python tools/feeder_n.py 3`` is fixtures/feeder.toml, the mechanism the tool's geometry
+    was taken from (the README's N-block feeders are made this way)."""
+    done = _feeder_n("3")
+    written, fixture = tomllib.loads(done.stdout), tomllib.loads((ROOT / "fixtures" / "feeder.toml").read_text())
+    assert (done.returncode, done.stderr) == (0, "")
+    assert written["mechanism"].pop("name") == "feeder-3"
+    fixture["mechanism"].pop("name")
+    assert written == fixture
+
+
+@slow
+def test_feeder_n_writes_a_file_with_its_blocks(tmp_path):
+    """``-o FILE`` writes the same text; N blocks are N parts more, each under gravity, for N turns."""
+    assert _feeder_n("7", "-o", "feeder-7.toml", cwd=tmp_path).returncode == 0
+    written = tomllib.loads((tmp_path / "feeder-7.toml").read_text())
+    blocks = [p["name"] for p in written["parts"] if p["name"].startswith("block")]
+    assert blocks == [f"block{i}" for i in range(1, 8)]
+    assert [f["coordinate"] for f in written["forces"]] == [f"yb{i}" for i in range(1, 8)]
+    assert written["mechanism"]["time"] == pytest.approx(7 * 2 * math.pi)
+    assert (tmp_path / "feeder-7.toml").read_text() == _feeder_n("7").stdout
+
+
+@slow
+@pytest.mark.parametrize("blocks", ["0", "-2", "three"])
+def test_feeder_n_refuses_a_count_that_is_not_a_number_of_blocks(blocks):
+    done = _feeder_n(blocks)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "whole number of at least 1" in done.stderr

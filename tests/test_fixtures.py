@@ -8,7 +8,7 @@ import pytest
 
 from cspace.report.describe import path_rows
 
-from .common import FIXTURES, traced
+from .common import FIXTURES, each, traced
 
 
 def test_pusher_collects_the_blocks_against_the_wall():
@@ -102,7 +102,7 @@ def test_ramp_block_slides_to_the_lip_once_the_finger_clears_it():
     assert moving and all(s.start_time == pytest.approx(release, abs=1e-9) for s in moving)
 
 
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("name", each(FIXTURES))
 def test_every_moving_coordinate_drives_or_is_driven(name):
     """Figure 4 accounts for every motion: each moving coordinate of a segment is one of its
     driving motions or reached from one through its drives lines."""

@@ -22,7 +22,7 @@ from cspace.kinetics.bodies import Energies
 from cspace.model.kinds import Mode
 from cspace.testing import ENERGY, LIMIT, OVERLAP, energy_bound, replay
 
-from .common import fixture_path, tool
+from .common import fixture_path, slow, tool
 from .support.draws import SeededDraw
 from .support.dynamic_draws import (
     DYNAMIC,
@@ -42,7 +42,8 @@ def case_of(family: str, seed: int):
     return generate(SeededDraw(seed), (family,)).expected
 
 
-@pytest.mark.parametrize("family, seed", [(f, s) for f, seeds in SEEDS.items() for s in seeds])
+@pytest.mark.parametrize("family, seed", [(f, s) if k < 2 else pytest.param(f, s, marks=slow)
+                                          for f, seeds in SEEDS.items() for k, s in enumerate(seeds)])
 def test_a_generated_mechanism_replays_clean_and_meets_its_closed_form(family, seed):
     case = case_of(family, seed)
     assert check(case) == {}, case.text
@@ -70,7 +71,8 @@ FOUND = [("bouncing", 15), ("bouncing", 16), ("bouncing", 98), ("bouncing", 319)
          ("cam-inertia", 5), ("cam-inertia", 7), ("cam-inertia", 11)]
 
 
-@pytest.mark.parametrize("family, seed", FOUND)
+@pytest.mark.parametrize("family, seed", [pytest.param(f, seed, marks=slow) if f == "cam-inertia" else (f, seed)
+                                          for f, seed in FOUND])  # a cam with inertia takes a second
 def test_a_seed_that_found_a_bug_replays_clean_and_meets_its_closed_form(family, seed):
     case = case_of(family, seed)
     assert check(case) == {}, case.text

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from .common import each
 from .golden_outputs import NAMES, outputs, recorded
 
 SUFFIXES = ("describe.txt", "json", "path.csv", "stats.txt")
 
 
 @pytest.mark.parametrize("suffix", SUFFIXES)
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", each(NAMES))
 def test_the_output_is_the_golden_one(name, suffix):
     assert outputs(name)[suffix] == recorded(name, suffix)

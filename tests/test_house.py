@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from .common import slow
+
 ROOT = Path(__file__).resolve().parent.parent
 # Bottom to top. The package's face (cspace/__init__.py) hands the public names on and stands above all.
 LAYERS = ["model", "io", "kernels", "spaces", "tracing", "kinetics", "report", "testing", "sweeps", "viz", "cli",
@@ -167,6 +169,7 @@ def _reads_environment(module: str) -> bool:
     return False
 
 
+@slow
 def test_only_the_command_line_reads_the_environment():
     """Settings are arguments: the library takes the cache, the workers and the display's
     presence from its caller; the command line alone maps the environment to them."""

@@ -20,7 +20,7 @@ from cspace.model.errors import TraceError
 from cspace.model.geometry import region_of
 from cspace.model.kinds import Mode
 
-from .common import DYNAMIC_FIXTURES, fixture_path, simulated
+from .common import DYNAMIC_FIXTURES, each, fixture_path, simulated, slow
 
 G, E, H0 = 9.81, 0.5, 1.0
 T1 = math.sqrt(2 * H0 / G)
@@ -182,6 +182,7 @@ def test_the_four_bar_loop_closes_at_every_sample(four_bar):
     assert (rocker_tip[:, 1] > 0).all()  # the upper assembly throughout
 
 
+@slow
 def test_kramers_printed_equation_misses_the_reference():
     """Kramer's M theta'' + M' theta'^2 + V' = 0 drops the half: it ends at 23.922027, not 27.112,
     so a fixture traced with it could not pass (M and V from the same bodies, M' and V' by differences)."""
@@ -304,7 +305,7 @@ def switches(result) -> list[float]:
     return [t for (t, mode), (_, before) in zip(modes[1:], modes[:-1]) if mode != before]
 
 
-@pytest.mark.parametrize("integration", [1e-6, 1e-8, 1e-10, 1e-12])
+@pytest.mark.parametrize("integration", [1e-6] + [pytest.param(i, marks=slow) for i in (1e-8, 1e-10, 1e-12)])
 def test_the_disk_switches_on_time_whatever_the_integration_tolerance(integration):
     """The event times come from the rows and cones on the dense output, not from the steps:
     the same to 1e-9 s from an integration tolerance of 1e-6 to 1e-12."""
@@ -383,6 +384,7 @@ def ratchet_events(result) -> list[tuple[str, float]]:
     return events
 
 
+@slow
 def test_the_ratchet_ticks_as_a_second_formulation_does(ratchet):
     """Every drop and landing over 15 s against the reduced one-coordinate ride of
     tests/support/ratchet_reference.py (exact geometry, no configuration space). cspace's turning
@@ -397,6 +399,7 @@ def test_the_ratchet_ticks_as_a_second_formulation_does(ratchet):
     assert max(abs(a - b) for (_, a), (_, b) in zip(found, expected)) <= gap / 8.0
 
 
+@slow
 def test_the_ratchets_tooth_period_converges(ratchet):
     drops = [t for kind, t in ratchet_events(ratchet) if kind == "drop"]
     periods = np.diff(drops)
@@ -404,6 +407,7 @@ def test_the_ratchets_tooth_period_converges(ratchet):
     assert abs(periods[-1] - periods[-2]) <= 1e-4 and abs(periods[2] - periods[1]) > 10 * abs(periods[-1] - periods[-2])
 
 
+@slow
 def test_the_ratchet_pawl_never_sinks_into_the_wheel(ratchet):
     """The real shapes (shapely, arcs aside: both parts are polygons) turned to every sample: they
     may touch, never overlap by more than the length tolerance across."""
@@ -418,6 +422,7 @@ def test_the_ratchet_pawl_never_sinks_into_the_wheel(ratchet):
         assert overlap.area <= mechanism.tolerance.length * 1.0
 
 
+@slow
 def test_an_undamped_ratchet_skips_teeth_and_says_so():
     """Without damping the wheel outruns the pawl's flight: it hits its stop and lands two
     flanks on, every time, and the contacts say which flank it lands on."""
@@ -443,6 +448,7 @@ def swings(result) -> list[int]:
     return [i for i in range(1, len(b)) if b[i - 1] < math.pi / 2 <= b[i]]
 
 
+@slow
 def test_the_escapement_ticks_with_the_balances_period(escapement):
     """After the first swing, the balance's period lies in 7.0 to 7.8 and repeats to 1e-3 (its
     free period, 2 pi sqrt(20 / 15), is 7.26; damped, 7.37)."""
@@ -452,11 +458,13 @@ def test_the_escapement_ticks_with_the_balances_period(escapement):
     assert np.ptp(periods) <= 1e-3
 
 
+@slow
 def test_the_escape_wheel_advances_a_tooth_per_swing(escapement):
     wheel = np.degrees(escapement.configs[swings(escapement), 0])
     assert np.abs(np.diff(wheel)[1:] + 36.0).max() <= 0.05
 
 
+@slow
 def test_the_escapement_stops_twice_a_swing(escapement):
     """Two kinetic-energy minima per cycle, near zero (below a thousandth of the peak), at the
     balance's extremes."""
@@ -494,7 +502,7 @@ def test_an_inputs_work_is_in_the_ledger():
         result.energies[-1].sum() - result.energies[0].sum(), abs=1e-9)
 
 
-@pytest.mark.parametrize("name", DYNAMIC_FIXTURES)
+@pytest.mark.parametrize("name", each(DYNAMIC_FIXTURES, fast={"bouncing-block", "disk-on-ramp"}))
 def test_the_replay_finds_nothing_wrong_with_any_dynamic_fixture(name):
     """The real shapes at every sample (no overlap), the limits, the energy ledger."""
     from cspace.testing import replay

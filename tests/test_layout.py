@@ -7,7 +7,7 @@ from scipy import sparse
 
 from cspace import analyze, load
 
-from .common import fixture_path
+from .common import fixture_path, slow
 
 
 def _table():
@@ -16,6 +16,7 @@ def _table():
     return table
 
 
+@slow
 def test_rows_made_dense_from_each_rows_entries_are_the_matrix_rows():
     table = _table()
     rng = np.random.default_rng(5)

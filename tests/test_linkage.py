@@ -17,7 +17,7 @@ from cspace.model.errors import LinkageError
 from cspace.report.describe import describe, path_rows
 from cspace.spaces.linkage import solve_linkage
 
-from .common import fixture_path, traced
+from .common import fixture_path, slow, traced
 from .support.fuzz import CrankSlider, SeededDraw, closed_form_errors, generate
 
 
@@ -187,6 +187,7 @@ def test_a_table_that_cannot_meet_the_tolerance_is_refused(monkeypatch):
     assert "\n" not in message
 
 
+@slow
 @pytest.mark.parametrize("entries", ["1e6", "1e8", "1e9", "10001"])
 def test_a_huge_table_is_refused_when_loaded(tmp_path, entries):
     """table = 1e6 ran past a minute; 1e8 and 1e9 ended in a MemoryError traceback."""
@@ -198,6 +199,7 @@ def test_a_huge_table_is_refused_when_loaded(tmp_path, entries):
     assert f"{path}: linkage 'crank-slider': table:" in done.stderr and "from 3 to 10000" in done.stderr
 
 
+@slow
 def test_generated_stacks_with_coarse_tables_keep_the_piston_on_the_crank_slider():
     """tests.support.fuzz draws a stack's crank-slider table coarse (3 to 12 entries) half the time and
     checks the piston against the closed form from the file's joints (before the refinement,

@@ -33,6 +33,7 @@ from cspace.model.mechanism import Part, Slice
 from cspace.model.tolerance import GRID_ROUNDING
 from cspace.testing import OVERLAP, material, replay
 
+from .common import seeds, slow
 from .support.edits import with_configs
 from .support.fuzz import SeededDraw, closed_form_errors, generate
 from .support.shapes import agree, blocked_at, random_polygon
@@ -312,6 +313,7 @@ def island_cam_errors(result) -> float:
     return float(np.abs(xf[turning] - (np.cos(th[turning]) - 1)).max())
 
 
+@slow
 def test_a_follower_rides_the_island_in_a_turning_disks_slot():
     """The disk is a rim, a slot (a hole) and an eccentric island in the slot; the spring
     pushes the follower in from the right onto the island. It fell through the island to
@@ -355,11 +357,12 @@ def _island_turns(seed: int) -> bool:
     return agree(truth, blocked_at(found, 0, vs, True), vs, found, 0.01)
 
 
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("seed", seeds(20, 5))
 def test_contact_curves_of_a_part_turning_over_an_island(seed):
     assert _island_turns(seed)
 
 
+@slow
 def test_the_contact_curves_counted_from_no_island_under_the_old_rule(monkeypatch):
     """The count starts from a direct overlap test on the shape's material: with the island
     left out of it, a part turning inside the island is free (6 of these 20 seeds)."""
@@ -433,7 +436,7 @@ def test_an_island_that_crosses_its_hole_is_refused():
 
 # -- the fuzz family -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", seeds(12, 1))
 def test_generated_nests_stop_on_their_innermost_material(seed):
     """tests.support.fuzz's nested family: a block or a nest moved by a spring along any quarter
     turn, or a follower on a turning disk's island, against its closed form and the replay."""

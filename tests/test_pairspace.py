@@ -16,7 +16,7 @@ from cspace import analyze, load, loads
 from cspace.model.geometry import Arc, region_of
 from cspace.spaces.pairspace import SCAN_LIMIT, RegionIndex
 
-from .common import FIXTURES, fixture_path
+from .common import FIXTURES, each, fixture_path, seeds
 
 SHAPES = {
     "rectangles": ("{ rect = [0, 0, 6, 2] }", "{ rect = [0, 0, 2, 3] }"),
@@ -179,7 +179,7 @@ def test_collinear_faces_are_named_where_they_touch():
         (-2.0, 8.0, "a.f3/b.bottom"), (8.0, 10.0, "a.f2+f3/b.bottom"), (10.0, 20.0, "a.f2/b.bottom")]
 
 
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("name", each(FIXTURES))
 def test_every_facet_has_one_label_naming_faces_that_meet(name):
     """Over every fixture's pair spaces: a region facet is one contact or free along its whole
     length (else it could hold a part against a face that has left), and every label names
@@ -251,7 +251,7 @@ def test_sums_of_nearly_parallel_pieces_are_convex():
         assert sum_polygon.hausdorff_distance(hull) <= 2.0
 
 
-@pytest.mark.parametrize("seed", range(80))
+@pytest.mark.parametrize("seed", seeds(80, 10))
 def test_parts_left_out_of_the_pairs_never_come_near(seed):
     """Parts whose boxes meet are left unpaired only when their swept regions are apart:
     a bar turning (freely or between limits) about a random pivot and a fixed block or a
@@ -324,7 +324,7 @@ def test_a_block_just_inside_a_turning_bars_reach_is_paired_and_just_outside_is_
     assert bool(interacting_pairs(loads(text), {})) == paired
 
 
-@pytest.mark.parametrize("name", ["rim-lock", "cam", "feeder"])
+@pytest.mark.parametrize("name", each(["rim-lock", "cam", "feeder"]))
 def test_scanning_the_boxes_finds_what_the_r_tree_finds(name, monkeypatch):
     """Regions at a point and regions meeting a box, by scanning every box (a space of up to
     SCAN_LIMIT regions) and from the R-tree: the same, at region corners and edges (on box

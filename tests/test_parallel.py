@@ -14,7 +14,7 @@ from cspace.cli import main
 from cspace.spaces import parallel
 from cspace.spaces.turning import Rotating
 
-from .common import fixture_path
+from .common import fixture_path, slow
 
 
 def _spaces(name: str, workers: int) -> list:
@@ -24,6 +24,7 @@ def _spaces(name: str, workers: int) -> list:
             for pair in analysis.pairs for region in pair.regions]
 
 
+@slow
 @pytest.mark.parametrize("name", ["rim-lock", "transmission", "shoe-brake"])
 def test_spaces_built_by_two_workers_are_those_built_by_one(name, monkeypatch):
     calls = []
@@ -130,6 +131,7 @@ def _killing_workers(monkeypatch, how: str) -> list:
     return killed
 
 
+@slow
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
 def test_an_analysis_whose_worker_is_killed_builds_its_pairs_here(how, monkeypatch):
     """The spaces are those one process builds: the killed worker's pairs are built again here."""
@@ -139,6 +141,7 @@ def test_an_analysis_whose_worker_is_killed_builds_its_pairs_here(how, monkeypat
     assert killed and all(count >= 2 for count in killed)  # there were workers, and they died
 
 
+@slow
 def test_the_command_line_never_shows_a_killed_worker(monkeypatch, capsys):
     monkeypatch.setenv("CSPACE_CACHE", "off")
     monkeypatch.setenv("CSPACE_WORKERS", "1")

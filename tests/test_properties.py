@@ -31,6 +31,7 @@ from cspace import analyze, loads, trace
 from cspace.spaces import pairspace
 from cspace.testing import HELD_BY_NOTHING, Scene, assert_traces_equal, replay
 
+from .common import slow
 from .support.fuzz import (
     GAP,
     ROTATING,
@@ -82,18 +83,21 @@ def check(text: str):
     return first
 
 
+@slow
 @SETTINGS
 @given(st.data())
 def test_stacks_drop_when_their_support_slides_away(data):
     check(stack(HypothesisDraw(data)))
 
 
+@slow
 @SETTINGS
 @given(st.data())
 def test_rows_are_gathered_by_a_pusher(data):
     check(row(HypothesisDraw(data)))
 
 
+@slow
 @SETTINGS
 @given(st.data())
 def test_parts_are_released_when_their_holder_leaves(data):
@@ -131,18 +135,21 @@ def test_every_kind_of_release_matches_its_closed_form(kind):
 
 # -- turning parts ---------------------------------------------------------------------------
 
+@slow
 @TURNING
 @given(st.data())
 def test_cams_drive_spring_loaded_followers(data):
     check(cam(HypothesisDraw(data)))
 
 
+@slow
 @TURNING
 @given(st.data())
 def test_levers_sweep_blocks_along_a_table(data):
     check(lever(HypothesisDraw(data)))
 
 
+@slow
 @TURNING
 @given(st.data())
 def test_toothed_wheels_drive_pawls_and_racks(data):
@@ -150,6 +157,7 @@ def test_toothed_wheels_drive_pawls_and_racks(data):
 
 
 # One test per kind, so that one failure does not hide the others.
+@slow
 @pytest.mark.parametrize("kind", ROTATION_RELEASES)
 def test_turning_parts_are_released_when_their_holder_leaves(kind):
     @TURNING

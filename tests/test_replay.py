@@ -13,11 +13,11 @@ from cspace.model.checks import overlap_depth
 from cspace.spaces import pairspace
 from cspace.testing import HELD_BY_NOTHING, OVERLAP, replay
 
-from .common import FIXTURES, fixture_path, traced
+from .common import FIXTURES, each, fixture_path, traced
 from .support.edits import with_configs
 
 
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("name", each(FIXTURES))
 def test_parts_touch_but_never_overlap_and_loaded_parts_rest_on_something(name):
     trace = traced(name)
     # Nothing to sample only where nothing moves at all (feeder-sticky: its input is blocked at once).

@@ -19,7 +19,7 @@ from cspace.kernels.contact_curves import Shape, place, rotation_intervals, tran
 from cspace.model.checks import overlap_depth
 from cspace.testing import Scene, replay
 
-from .common import analyzed, fixture_path, traced
+from .common import analyzed, each, fixture_path, seeds, slow, traced
 from .support.shapes import agree, blocked_at, random_polygon, rectilinear, shape_of
 
 ROTATING = ["eccentric-cam", "lever", "ratchet", "geneva", "gears"]
@@ -27,7 +27,7 @@ ROTATING = ["eccentric-cam", "lever", "ratchet", "geneva", "gears"]
 
 # -- closed-form contact curves against shapely ---------------------------------------------
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", seeds(40, 4))
 def test_contact_curves_give_the_blocked_values_of_concave_shapes_with_holes(seed):
     rng = np.random.default_rng(seed)
     a = random_polygon(rng, int(rng.integers(3, 12)), (0, 0), 2)
@@ -50,7 +50,7 @@ def test_contact_curves_give_the_blocked_values_of_concave_shapes_with_holes(see
     assert agree(truth, blocked_at(found, 0, vs, True), vs, found, 0.01)
 
 
-@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("seed", seeds(60, 8))
 def test_contact_curves_of_rectilinear_shapes_on_integer_points(seed):
     """Degenerate on purpose: vertices meet vertices, edges slide along edges."""
     rng = np.random.default_rng(seed)
@@ -138,7 +138,7 @@ def _agree_touching(truth: np.ndarray, mine: np.ndarray, touching: np.ndarray, v
     return agree(truth, np.where(touching & ~truth, truth, mine), values, intervals, width)
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", seeds(40, 4))
 def test_contact_curves_of_shapes_with_arcs(seed):
     """Vertex on arc, arc tangent to a line and arc tangent to an arc (convex and concave)."""
     rng = np.random.default_rng(seed)
@@ -165,7 +165,7 @@ def test_contact_curves_of_shapes_with_arcs(seed):
     assert agree(truth, blocked_at(found, 0, vs, True), vs, found, 0.01)
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", seeds(40, 4))
 def test_contact_curves_of_rounded_shapes_on_integer_points(seed):
     """Degenerate on purpose: straight faces meeting arcs tangentially, turns about an arc's centre."""
     rng = np.random.default_rng(seed)
@@ -197,7 +197,8 @@ def test_contact_curves_of_rounded_shapes_on_integer_points(seed):
         assert _agree_touching(truth, blocked_at(found, 0, vs, True), touching, vs, found, 0.01)
 
 
-@pytest.mark.parametrize("name, arc", [("geneva", None), ("eccentric-cam", None), ("gears", 1e-6)])
+@pytest.mark.parametrize("name, arc", [pytest.param(name, arc, marks=slow) for name, arc in
+                                       [("geneva", None), ("eccentric-cam", None), ("gears", 1e-6)]])
 def test_arcs_made_again_lie_on_the_drawn_profiles(name, arc):
     """Every arc edge the builder makes from a flattened outline lies on the part as drawn
     (shapely, arcs sampled within 1e-9 of the size): its centre and radius are the arc's
@@ -259,7 +260,7 @@ def _rotating_pairs(name: str):
         analysis.mechanism.coordinate(c).is_angle for c in p.coordinates)]
 
 
-@pytest.mark.parametrize("name", ROTATING)
+@pytest.mark.parametrize("name", each(ROTATING))
 def test_every_facet_lies_on_its_row_and_every_region_holds_its_corners(name):
     analysis, pairs = _rotating_pairs(name)
     tol = analysis.mechanism.tolerance.length
@@ -280,7 +281,7 @@ def _pose(pair, analysis, point: np.ndarray) -> dict[str, float]:
     return values
 
 
-@pytest.mark.parametrize("name", ["lever", "eccentric-cam", "ratchet", "geneva"])
+@pytest.mark.parametrize("name", each(["lever", "eccentric-cam", "ratchet", "geneva"]))
 def test_free_configurations_never_overlap_and_blocked_ones_touch_within_the_bound(name):
     """Brute force: random configurations of each pair; where the pair space calls one free,
     the real shapes do not overlap deeper than the length tolerance; where it calls one
@@ -314,6 +315,7 @@ def _samples(result, names: tuple[str, ...]) -> np.ndarray:
     return np.array([q[index] for _, _, q in result.samples()])
 
 
+@slow
 def test_the_eccentric_cams_follower_rides_its_sinusoid():
     """Disk of radius 3 about (1, 0), turning about the origin: yf = 3 + sin th, the
     follower never leaving the cam (every segment after it lands touches it)."""
@@ -327,6 +329,7 @@ def test_the_eccentric_cams_follower_rides_its_sinusoid():
     assert len(result.segments) == 6  # lands, then rise, fall, rise, fall, rise: two turns
 
 
+@slow
 def test_the_eccentric_cam_drawn_touching_starts_touching():
     """The follower drawn resting on the cam (yf = 3, the way anyone draws it) starts a
     little above, where the turning pair's grown blocked space leaves it, and rides the
@@ -359,6 +362,7 @@ def test_the_lever_pushes_the_block_along_its_closed_form_and_leaves_it():
     assert result.segments[-1].end == "input blocked"
 
 
+@slow
 def test_the_ratchets_pawl_drops_once_per_tooth_and_catches_going_back():
     """Ten drops in the forward turn, each where the tip passes a tooth's tip (w = 0.330235
     + j pi/5); driven back, the input is blocked at w = 5.926109 (the root corner)."""
@@ -389,6 +393,7 @@ def _geneva_wheel(a: np.ndarray) -> np.ndarray:
     return out
 
 
+@slow
 def test_the_geneva_wheel_turns_a_quarter_per_crank_turn_as_tan_beta_says():
     result = traced("geneva")
     a, w = _samples(result, ("a", "w")).T
@@ -403,6 +408,7 @@ def test_the_geneva_wheel_turns_a_quarter_per_crank_turn_as_tan_beta_says():
     assert len(moving) == 2 and all(s.first.contacts for s in moving)
 
 
+@slow
 def test_the_gears_turn_at_their_ratio_within_the_backlash():
     result = traced("gears")
     t1, t2 = _samples(result, ("t1", "t2")).T
@@ -410,7 +416,7 @@ def test_the_gears_turn_at_their_ratio_within_the_backlash():
     assert np.abs(np.unwrap(t2) - expected).max() <= 0.005556 + 1e-3
 
 
-@pytest.mark.parametrize("name", ROTATING)
+@pytest.mark.parametrize("name", each(ROTATING))
 def test_rotating_fixtures_replay_clean(name):
     assert replay(traced(name)) == []
 
@@ -449,7 +455,7 @@ sampling = 0.1
     assert affinity.rotate(bar, a - 0.01, origin=(0, 0), use_radians=True).intersection(stop).area > 0
 
 
-@pytest.mark.parametrize("name", ROTATING)
+@pytest.mark.parametrize("name", each(ROTATING))
 def test_no_segment_is_a_ripple_of_the_grown_corners(name):
     """Every segment that ends with a coordinate reversing moved it by more than its ripple
     (the arc tolerance over its part's reach): a part riding over a grown corner of blocked
@@ -558,7 +564,8 @@ def _neighbours_extent(sides, k):
     return (min(ys), max(ys)) if len(ys) == 2 else (Fraction(0), Fraction(0))
 
 
-@pytest.mark.parametrize("seed, mutant", [(3, "leaning"), (7, "leaning"), (0, "unlabelled")])
+@pytest.mark.parametrize("seed, mutant", [(3, "leaning"), pytest.param(7, "leaning", marks=slow),
+                                          pytest.param(0, "unlabelled", marks=slow)])
 def test_a_bar_is_released_when_the_stop_holding_it_slides_away(seed, mutant, monkeypatch):
     """A stop sliding along the face it holds a bar with: the contact keeps one angle while
     the stop moves, a vertical curve in the pair space. Its grown outline leaned a hair, so
@@ -591,6 +598,7 @@ def _face(mechanism, part: str, name: str, values: dict):
     return affinity.translate(affinity.rotate(line, angle, origin=pivot, use_radians=True), dx, dy)
 
 
+@slow
 def test_the_pawl_wedged_in_a_root_corner_touches_both_faces_and_neither_deeper():
     """Driven back, the ratchet's input is blocked with the pawl's tip in the root corner,
     between flank 0 and the next tooth's locking face: on the real shapes the pawl is within
@@ -608,6 +616,7 @@ def test_the_pawl_wedged_in_a_root_corner_touches_both_faces_and_neither_deeper(
     assert overlap_depth(pawl, wheel, mechanism.tolerance.quantum) <= mechanism.tolerance.length
 
 
+@slow
 def test_the_geneva_pin_enters_and_leaves_by_the_driving_wall_never_catching_a_mouth():
     """The pin passes the slots' mouths with 0.0085 to spare: every contact of the trace is
     the pin on a slot's driving wall, none on a mouth's tip or the locking arcs; each

@@ -21,7 +21,7 @@ from cspace.report.describe import describe, path_rows
 from cspace.testing import replay
 from cspace.tracing.layout import Stop
 
-from .common import FIXTURES, fixture_path
+from .common import FIXTURES, each, fixture_path, slow
 from .support.fuzz import mechanism, moved
 from .test_properties import HypothesisDraw
 
@@ -137,8 +137,8 @@ def limit(mechanism, scale: float) -> float:
     return 2.0 ** (math.floor(math.log2(RESOLUTION * mechanism.tolerance.quantum * scale)) + 52)
 
 
-@pytest.mark.parametrize("transform", sorted(TRANSFORMS))
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("transform", each(sorted(TRANSFORMS), fast={"to the limit"}))
+@pytest.mark.parametrize("name", each(FIXTURES))
 def test_every_fixture_moved_and_scaled_behaves_the_same(name, transform):
     """Same segments, contacts, driving relations and ends; the same times; lengths scaled.
 
@@ -200,6 +200,7 @@ def deviation(original, other, scale: float) -> float:
     return worst
 
 
+@slow
 @settings(max_examples=8, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data(), st.sampled_from([-13, -12, -9, -6, -3, 0, 3]), st.floats(0.0, 1.0), st.floats(0.0, 2 * math.pi))

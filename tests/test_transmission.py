@@ -17,7 +17,7 @@ import cspace.spaces.layers
 from cspace import analyze, load, loads, trace
 from cspace.testing import overlaps, replay
 
-from .common import fixture_path, tool, traced
+from .common import fixture_path, slow, tool, traced
 
 ENGAGE = "input.slices[1].bottom/cluster.slices[1].top"  # B2's top face on A2's bottom face
 
@@ -44,6 +44,7 @@ def _law(t1: np.ndarray, t2: np.ndarray) -> tuple[float, float]:
     return float(slope), float(np.abs(t2 - (slope * t1 + intercept)).max())
 
 
+@slow
 def test_each_speed_turns_the_output_by_its_tooth_ratio():
     """First speed: t2 = c - (12/18) t1 once the backlash is taken up; the shift moves
     nothing but the cluster along its shaft, 0 to 2.5; second speed: t2 = c' - (16/14) t1."""
@@ -66,6 +67,7 @@ def test_each_speed_turns_the_output_by_its_tooth_ratio():
     assert replay(result) == []
 
 
+@slow
 def test_the_shift_is_blocked_until_the_teeth_line_up():
     """Half an A2 pitch further round, B2's teeth stand on A2's: the shift stops where B2's
     top face reaches A2's bottom face (s = 1.5), with that contact, and the real shapes
@@ -95,6 +97,7 @@ def test_the_shift_is_blocked_until_the_teeth_line_up():
         assert overlaps(aligned.mechanism, values, aligned.mechanism.tolerance.overlap) == []
 
 
+@slow
 def test_a_shifted_pair_space_is_each_band_s_planar_space_times_its_stretch():
     """The gears' pair space: bands cut where a pair of gears starts or stops meeting in
     z (B1 leaves A1 at s = 1, B2 reaches A2 at s = 1.5), a free band between; as many
@@ -114,6 +117,7 @@ def test_a_shifted_pair_space_is_each_band_s_planar_space_times_its_stretch():
         assert np.allclose(np.abs(region.rows[inside, :-1]), 0)
 
 
+@slow
 def test_replay_sees_gears_pass_through_when_the_bands_ignore_the_shift(monkeypatch):
     """The oracle covers the class: built as if the cluster never left z [0, 2] (each band's
     planar space from the parts where they are drawn), second speed turns the input

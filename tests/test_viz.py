@@ -51,7 +51,7 @@ from shapely.geometry import LineString, Point, Polygon
 from cspace import Part, Profile, Slice, analyze, load, loads, region_table, statistics, trace
 from cspace.cli import main
 
-from .common import FIXTURES, ROOT, analyzed, fixture_path, traced
+from .common import FIXTURES, ROOT, analyzed, fixture_path, slow, traced
 
 pyvista.OFF_SCREEN = True
 
@@ -147,6 +147,7 @@ def test_mesh_counts_match_table_2(feeder):
     assert names[names.index("segments") + 1:][:2] == ["triangles", "quadrangles"]
 
 
+@slow
 def test_meshes_need_no_renderer():
     code = ("import sys; sys.modules['pyvista'] = sys.modules['matplotlib'] = sys.modules['vtk'] = None\n"
             "import cspace.viz, cspace\n"
@@ -692,6 +693,7 @@ def assert_path_in_window_and_unbroken_across(axes):
     return points
 
 
+@slow
 def test_a_wrapping_angle_is_drawn_over_one_turn_in_radians(cam):
     _, figure = cam
     axes = figure.axes[0]
@@ -708,6 +710,7 @@ def test_a_wrapping_angle_is_drawn_over_one_turn_in_radians(cam):
     assert [t.get_text() for t in figure.legends[0].get_texts()][3].startswith("seam")
 
 
+@slow
 def test_the_cam_path_is_wrapped_into_the_turn_and_broken_at_the_seam(cam):
     _, figure = cam
     axes = figure.axes[0]
@@ -721,6 +724,7 @@ def test_the_cam_path_is_wrapped_into_the_turn_and_broken_at_the_seam(cam):
     assert marker(axes, "end") == pytest.approx([0, 3], abs=0.002), "4 pi is drawn at 0"
 
 
+@slow
 def test_no_region_is_drawn_past_the_seam(cam):
     result, figure = cam
     axes = figure.axes[0]
@@ -751,6 +755,7 @@ def test_no_region_is_drawn_past_the_seam(cam):
     assert_labels_readable(figure, axes)
 
 
+@slow
 def test_the_cam_picture_is_not_blank(cam):
     _, figure = cam
     canvas = FigureCanvasAgg(figure)
@@ -766,6 +771,7 @@ def test_the_cam_picture_is_not_blank(cam):
     assert share("#ffffff") < 0.8
 
 
+@slow
 def test_a_limited_angle_is_drawn_over_its_limits():
     result = traced("lever")
     figure = pair_figure(analyzed("lever"), result, "bar", "block")
@@ -915,6 +921,7 @@ def _on_path(axes, points, tolerance=1e-9):
     return all(path.distance(Point(p)) <= tolerance for p in points)
 
 
+@slow
 def test_a_pair_of_which_a_part_shifts_is_drawn_band_by_band():
     """plot-pair on a shifting pair (the transmission's input and cluster) crashed in
     ``_clearance``: its space has the shift as a third axis. It is drawn as the shift against
@@ -968,6 +975,7 @@ def test_a_pin_under_a_plate_is_drawn_in_the_band_where_it_meets_the_plate():
     assert shapely.union_all([LineString(p) for p in _path_pieces(shift)]).equals(LineString([(0, 0), (1, 0)]))
 
 
+@slow
 def test_plot_pair_of_a_shifting_pair_command(tmp_path, capsys):
     mechanism = tmp_path / "shaft.toml"
     mechanism.write_text(SHAFT)

@@ -34,7 +34,7 @@ from cspace.kinetics.linkage_motion import LinkageMotion
 from cspace.model.kinds import Mode
 from cspace.model.poses import rigid
 
-from .common import analyzed, fixture_path
+from .common import analyzed, fixture_path, slow
 from .test_browser import VIEWPORT, Loaded, browser  # noqa: F401  (browser: the headless Chromium fixture)
 from .test_viz import drawn_path, mask_of, projected_box
 
@@ -170,6 +170,7 @@ def exact(mechanism, values) -> np.ndarray:
     return rigid(*jet.poses["coupler"].value)
 
 
+@slow
 def test_the_coupler_is_posed_by_the_linkages_exact_motion(four_bar):
     mechanism = four_bar.mechanism
     scene = Scene(four_bar, size=SMALL)
@@ -307,6 +308,7 @@ def test_the_viewer_holds_an_impact_while_the_clock_stands_still(block_viewer, b
     assert block_viewer.errors == []
 
 
+@slow
 def test_the_four_bars_page_draws_the_coupler_where_the_exact_motion_puts_it(browser, four_bar, tmp_path):  # noqa: F811
     path = tmp_path / "four-bar.html"
     write_html(four_bar, path)

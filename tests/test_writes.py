@@ -22,7 +22,7 @@ import pytest
 from cspace.io.outputs import replaced, write_text
 from cspace.model.errors import OutputError
 
-from .common import ROOT, fixture_path
+from .common import ROOT, fixture_path, slow
 
 FEEDER = str(fixture_path("feeder"))
 LEVER = str(fixture_path("lever"))
@@ -85,6 +85,7 @@ def _drive(folder: Path, outputs: list[tuple[str, list[str]]], limit: int | None
     return dict(zip((name for name, _ in outputs), json.loads(done.stdout)))
 
 
+@slow
 @pytest.mark.parametrize("name", [name for name, _ in OUTPUTS])
 def test_a_write_that_fails_leaves_the_old_file_and_says_so_in_one_line(refused, name):
     folder, before, results = refused
@@ -121,6 +122,7 @@ print(json.dumps([json.loads(done.stdout), kept, before == sorted(os.listdir(fol
 """
 
 
+@slow
 def test_on_a_full_tmpfs_the_old_files_survive(tmp_path):
     """A disk really full: a 64 kB tmpfs, mounted in a mount namespace of the test's own
     (``unshare``, as root or as a user mapped to root), filled, then a CSV, a GIF and a PNG
@@ -205,6 +207,7 @@ def _cspace(args: list[str], redirect: str) -> subprocess.CompletedProcess:
                           check=False, timeout=300)
 
 
+@slow  # a process each
 @pytest.mark.parametrize("args", [["trace", LEVER], ["trace", LEVER, "--json"], ["check", LEVER],
                                   ["stats", LEVER], ["regions", LEVER]])
 @pytest.mark.parametrize("redirect,reason", [("> /dev/full", "No space left on device"),
@@ -214,6 +217,7 @@ def test_standard_output_that_cannot_be_written_is_one_line(args, redirect, reas
     assert (done.returncode, done.stderr) == (1, f"cspace: error: standard output: cannot write: {reason}\n")
 
 
+@slow
 def test_a_command_that_writes_nothing_to_a_closed_standard_output_succeeds(tmp_path):
     out = tmp_path / "path.csv"
     done = _cspace(["trace", LEVER, "--until", "1", "--path", str(out)], ">&-")
@@ -221,6 +225,7 @@ def test_a_command_that_writes_nothing_to_a_closed_standard_output_succeeds(tmp_
     assert out.read_text().startswith("time,segment,")
 
 
+@slow
 def test_a_reader_that_stops_reading_ends_it_quietly():
     """``cspace trace ... | head``: the pipe closed before anything is written."""
     process = subprocess.Popen([sys.executable, "-m", "cspace.cli", "trace", LEVER], stdout=subprocess.PIPE,
@@ -230,6 +235,7 @@ def test_a_reader_that_stops_reading_ends_it_quietly():
     assert (process.wait(timeout=300), err) == (1, b"")
 
 
+@slow
 def test_standard_error_full_too_ends_with_a_status_and_nothing_more():
     done = _cspace(["trace", LEVER], "> /dev/full 2> /dev/full")
     assert done.returncode == 1

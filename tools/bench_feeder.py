@@ -5,7 +5,7 @@ Prints the median and spread of several runs (the machine is shared and noisy, s
 single timings mean little) and the work counts that do not depend on the machine:
 LP solves, regions explored, pieces of path. The last line is the reports' cost as a
 multiple of the trace's, medians of the same runs (issue 13's goal: at most 1 on the
-feeder, 2 on the 50-block feeder, ``tools/feeder_n.py 50``).
+feeder, 2 on the 50-block feeder, ``python tools/feeder_n.py 50 > feeder-50.toml``).
 
     python tools/bench_feeder.py [--runs 9] [--file fixtures/feeder.toml] [--until T]
 """

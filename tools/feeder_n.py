@@ -12,12 +12,20 @@ The exact event times come from the closed form of the crank-slider,
 crank angle): the stack drops when the piston's right end clears the magazine
 (xp = 5 falling) and the piston touches the bottom block when it comes back
 (xp = 5 rising), once each per revolution.
+
+As a command, it writes the N-block feeder's mechanism file::
+
+    python tools/feeder_n.py 50 > feeder-50.toml
+    python tools/feeder_n.py 50 -o feeder-50.toml
 """
 
 from __future__ import annotations
 
+import argparse
 import math
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from scipy.optimize import brentq
 
@@ -191,3 +199,29 @@ coordinate = "yb{i}"
 direction = -1
 sampling = 0.5
 """
+
+
+def _blocks(text: str) -> int:
+    """A block count from the command line: a whole number of at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"the number of blocks is a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the N-block feeder's mechanism file on standard output, or to ``-o FILE``."""
+    parser = argparse.ArgumentParser(description="Write the mechanism file of the feeder with N blocks "
+                                                 "(N = 3 is fixtures/feeder.toml).")
+    parser.add_argument("blocks", type=_blocks, metavar="N", help="number of blocks in the magazine")
+    parser.add_argument("-o", "--output", type=Path, help="write the file here instead of standard output")
+    args = parser.parse_args(argv)
+    text = Feeder(args.blocks).toml()
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,7 +1,9 @@
 """Reports of a trace: Figure 4 text, JSON, the sampled path, Figure 10 and Table 2.
 
 Numbers are printed with up to 4 decimals, trailing zeros dropped; angles are in
-(-pi, pi], and a segment's end values are limits from inside the segment. Lengths of
+(-pi, pi], and a segment's end values are limits from inside the segment. A coordinate
+whose start and end print alike is reported standing still, at its start: a report never
+shows a motion from a value to itself. Lengths of
 a mechanism smaller than 1 get as many more decimals as its size has leading zeros
 (a part 3e-8 across moves by 0.00000001, not by 0), so reports read the same at any
 scale; JSON and CSV keep 10 decimals on the same rule.
@@ -16,9 +18,9 @@ import math
 from collections.abc import Sequence
 
 from ..io.outputs import markdown_cell, printable
-from ..model.kinds import Motion
+from ..model.kinds import EndReason, Motion, Phase
 from ..model.mechanism import Mechanism
-from ..tracing.trace import Segment, Trace, reported
+from ..tracing.trace import Segment, Stop, Trace, contact_changes, motion_changes, reported
 
 
 def number(value: float, decimals: int = 4) -> str:
@@ -38,15 +40,18 @@ def _decimals(mechanism: Mechanism, coordinate: str, base: int) -> int:
 
 
 def describe(trace: Trace) -> str:
-    """The symbolic description of paper Figure 4, one record per segment."""
-    records = [record(segment) for segment in trace.segments]
+    """The symbolic description of paper Figure 4, one record per segment, each closed by a
+    comment saying why the segment ended."""
+    following = list(trace.segments[1:]) + [None]
+    records = [record(segment, ending(trace, segment, after)) for segment, after in zip(trace.segments, following)]
     end = _end_time(trace)
     records.append(f"; end: {trace.end_reason} at t = {number(end)}")
     return "\n\n".join(records) + "\n"
 
 
-def record(segment: Segment) -> str:
-    """One segment's record of paper Figure 4: what drives, what it drives, how each part moves.
+def record(segment: Segment, end: str = "") -> str:
+    """One segment's record of paper Figure 4: what drives, what it drives, how each part moves;
+    then, given ``end`` (:func:`ending`), the comment line ``; ends: end``.
 
     >>> from cspace import analyze, load, trace
     >>> t = trace(analyze(load("fixtures/feeder.toml")), until=1.0)
@@ -60,10 +65,63 @@ def record(segment: Segment) -> str:
         targets = " ".join(_ref(mechanism, j) for j in line.targets)
         lines.append(f"(drives {_ref(mechanism, line.source)} ({targets}))")
     for part in _described_parts(mechanism):
-        motion, values = _part_motion(mechanism, segment, part)
+        motion, values = _part_motion(mechanism, segment, part, 4)
         fields = " ".join(_values_text(v, _decimals(mechanism, v[0], 4)) for v in values)
         lines.append(f"({part.name} {motion} {fields})")
+    if end:
+        lines.append(f"; ends: {end}")
     return "\n".join(lines)
+
+
+def ending(trace: Trace, segment: Segment, following: Segment | None) -> str:
+    """Why ``segment`` ended, in words, given the ``following`` one (None for the last).
+
+    Contacts made and released (``contact made piston.right/block1.left; released
+    piston.top/block1.bottom``), limits reached and left, else the coordinates that stop,
+    start or reverse; an input blocked says by what (what touches where it stopped that the
+    segment did not touch), the last external motions what they came to rest against.
+
+    >>> from cspace import analyze, load, trace
+    >>> t = trace(analyze(load("fixtures/pusher.toml")))
+    >>> ending(t, t.segments[0], t.segments[1])
+    'contact made pusher.right/a.left'
+    >>> ending(t, t.segments[-1], None)
+    'input blocked by frame.wall.left/c.right'
+    """
+    if following is None and segment.phase == Phase.EXTERNAL:
+        return _against(trace, segment, "at rest against", "at rest")
+    reason = trace.end_reason if following is None else segment.pieces[-1].end
+    if reason == EndReason.INPUT_BLOCKED:
+        return _against(trace, segment, "input blocked by", "input blocked")
+    if following is None or reason == EndReason.INPUT_DONE:
+        return str(reason)
+    began, ended = contact_changes(segment, following)
+    events = [_event(c, "contact made", "reaches limit") for c in began]
+    events += [_event(c, "released", "leaves limit") for c in ended]
+    if not events:
+        names = [c.name for c in trace.mechanism.coordinates]
+        events = [f"{names[j]} {verb}" for j, verb in motion_changes(segment, following)]
+    return "; ".join(events) or "driving changes"
+
+
+def _against(trace: Trace, segment: Segment, lead: str, alone: str) -> str:
+    """``lead`` and what touches where ``segment`` stopped that its last piece did not touch,
+    or ``alone`` when nothing new does."""
+    new = trace.measures.touching(segment.finish) - segment.pieces[-1].contacts
+    return f"{lead} {', '.join(_touch_text(c) for c in sorted(new, key=str))}" if new else alone
+
+
+def _event(touch, contact: str, stop: str) -> str:
+    """A contact or a stop beginning or ending: ``contact made a.top/b.bottom``, ``reaches limit xw upper 8``."""
+    return f"{stop if isinstance(touch, Stop) else contact} {_touch_text(touch, bare=True)}"
+
+
+def _touch_text(touch, bare: bool = False) -> str:
+    """A contact as it is named, a stop as ``limit a upper 1.5`` (``a upper 1.5`` when ``bare``)."""
+    if not isinstance(touch, Stop):
+        return str(touch)
+    text = f"{touch.coordinate} {touch.side} {number(touch.value)}"
+    return text if bare else f"limit {text}"
 
 
 def summary(segment: Segment) -> str:
@@ -289,7 +347,7 @@ def _segment_record(trace: Trace, segment: Segment) -> dict:
     mechanism = trace.mechanism
     parts = []
     for part in _described_parts(mechanism):
-        motion, values = _part_motion(mechanism, segment, part)
+        motion, values = _part_motion(mechanism, segment, part, 10)
         places = {v[0]: _decimals(mechanism, v[0], 10) for v in values}
         coordinates = [{"name": v[0], "start": _clean(v[1], places[v[0]]), "end": _clean(v[2], places[v[0]])}
                        if len(v) == 3 else {"name": v[0], "value": _clean(v[1], places[v[0]])} for v in values]
@@ -321,19 +379,22 @@ def _described_parts(mechanism: Mechanism):
     return [p for p in mechanism.parts if p.motion == Motion.FIXED_AXES]
 
 
-def _part_motion(mechanism: Mechanism, segment: Segment, part) -> tuple[str, list[tuple]]:
-    """Motion type of a part in a segment and its coordinate values (moving ones first)."""
+def _part_motion(mechanism: Mechanism, segment: Segment, part, base: int) -> tuple[str, list[tuple]]:
+    """Motion type of a part in a segment and its coordinate values (moving ones first), to
+    ``base`` decimals (more for the lengths of a small mechanism): a coordinate whose start
+    and end read alike there stands still, at its start."""
     moving, still = [], []
     for name in part.coordinates:
         j = mechanism.coordinate_index[name]
         coordinate = mechanism.coordinates[j]
         sign = segment.first.signs[j]
-        if sign:
-            start = reported(float(segment.start[j]), coordinate.is_angle, sign)
-            end = reported(float(segment.finish[j]), coordinate.is_angle, -sign)
+        start = reported(float(segment.start[j]), coordinate.is_angle, sign)
+        end = reported(float(segment.finish[j]), coordinate.is_angle, -sign)
+        decimals = _decimals(mechanism, name, base)
+        if sign and number(start, decimals) != number(end, decimals):
             moving.append((name, start, end, coordinate.is_angle, j))
         else:
-            still.append((name, reported(float(segment.start[j]), coordinate.is_angle)))
+            still.append((name, start))
     turning = [m for m in moving if m[3]]
     sliding = [m for m in moving if not m[3]]
     if not moving:

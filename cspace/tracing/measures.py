@@ -1,6 +1,7 @@
 """What the reports show that tracing did not compute on its way: each segment's irredundant
-constraints (the paper's equation (1)), the mechanism's degrees of freedom (Table 2) and the
-pairwise regions each piece of path lies in (Figure 10).
+constraints (the paper's equation (1)), the mechanism's degrees of freedom (Table 2), the
+pairwise regions each piece of path lies in (Figure 10) and what touches where a motion
+stopped (what blocked an input).
 
 They are computed here, in the tracing layer, from the analysis the trace was made of, each
 when first asked for and then kept: the reports only format them, and solve no program.
@@ -54,6 +55,26 @@ class Measures:
             names = [c.name for c in self._analysis.mechanism.coordinates]
             self._constraints[key] = region.constraints(self._manager, names, decimals, segment.start)
         return self._constraints[key]
+
+    def touching(self, q: np.ndarray) -> frozenset:
+        """Every contact and stop (a coordinate on one of its limits) holding at ``q``, as the
+        pair spaces tell (a pair whose point lies in none of its regions tells none).
+
+        >>> from cspace import analyze, load, trace
+        >>> t = trace(analyze(load("fixtures/lever.toml")))
+        >>> sorted(map(str, t.measures.touching(t.segments[-1].finish)))
+        ['a at upper limit 1.5']
+        """
+        q = np.asarray(q, float)
+        layout, tolerance = self._analysis.layout, self._analysis.mechanism.tolerance.length
+        points = layout.points @ layout.wrapped(q)[0]
+        found = set()
+        for p, pair in enumerate(self._analysis.constraining_pairs):
+            point = points[layout.slices[p]:layout.slices[p + 1]]
+            for region in pair.regions_at(point, tolerance):
+                found |= pair.contacts_in(region, point, tolerance)
+        tight = layout.limit_h - layout.limit_rows @ q <= layout.limit_tol
+        return frozenset(found | {stop for stop, hit in zip(layout.limit_stops, tight) if hit})
 
     @cached_property
     def degrees_of_freedom(self) -> int:

@@ -353,14 +353,26 @@ def _ending(segment: Segment, following: Segment | None, names: list[str] | None
         return end_reason or last.end
     if last.end in (EndReason.INPUT_BLOCKED, EndReason.INPUT_DONE):
         return last.end
-    before, after = segment.first.contacts, following.first.contacts
-    events = [_contact_event(c, "begins") for c in sorted(after - before, key=str)]
-    events += [_contact_event(c, "ends") for c in sorted(before - after, key=str)]
+    began, ended = contact_changes(segment, following)
+    events = [_contact_event(c, "begins") for c in began] + [_contact_event(c, "ends") for c in ended]
     if not events and names is not None:
-        for name, old, new in zip(names, segment.first.signs, following.first.signs):
-            if old != new:
-                events.append(f"{name} {'stops' if new == 0 else 'starts' if old == 0 else 'reverses'}")
+        events = [f"{names[j]} {verb}" for j, verb in motion_changes(segment, following)]
     return "; ".join(events) or "driving changes"
+
+
+def contact_changes(segment: Segment, following: Segment) -> tuple[list, list]:
+    """The contacts (and stops) that begin and those that end from ``segment`` to the
+    ``following`` one, each sorted by name."""
+    before, after = segment.first.contacts, following.first.contacts
+    return sorted(after - before, key=str), sorted(before - after, key=str)
+
+
+def motion_changes(segment: Segment, following: Segment) -> list[tuple[int, str]]:
+    """The coordinates whose motion changes from ``segment`` to the ``following`` one, with
+    how: ``(j, 'stops')``, ``'starts'`` or ``'reverses'``."""
+    changes = zip(segment.first.signs, following.first.signs)
+    return [(j, "stops" if new == 0 else "starts" if old == 0 else "reverses")
+            for j, (old, new) in enumerate(changes) if old != new]
 
 
 def _contact_event(contact, verb: str) -> str:
