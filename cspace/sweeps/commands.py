@@ -30,8 +30,9 @@ def add_commands(commands, cache_folder) -> None:
     sweep.add_argument("--lhs", type=int, metavar="N", help="N variants of a Latin hypercube in the ranges "
                                                             "instead of the full grid")
     sweep.add_argument("--seed", type=int, default=0, help="the hypercube's seed (default: 0)")
-    sweep.add_argument("--measure", action="append", default=[], metavar="PART_A/PART_B",
-                       help="the least clearance between two parts along the path (repeatable)")
+    sweep.add_argument("--measure", action="append", default=[], metavar="PART_A/PART_B|play:COORDINATE",
+                       help="the least clearance between two parts along the path, or the largest free "
+                            "travel of a coordinate, the others held, while it is driven (repeatable)")
     sweep.add_argument("--out", required=True, metavar="RESULTS", help="results table to write (.csv or .parquet)")
     sweep.add_argument("--resume", action="store_true", help="keep the rows already in RESULTS (and its journal) "
                                                             "and run only the variants missing")
@@ -67,14 +68,14 @@ def run_sweep(args: argparse.Namespace) -> int:
     import sys
 
     from .design import Axis, grid, hypercube
-    from .measures import Clearance
+    from .measures import parse
     from .results import check_format
     from .source import FileSource
 
     check_format(args.out)
     axes = [Axis.parse(text) for text in args.vary]
     design = hypercube(axes, args.lhs, args.seed) if args.lhs is not None else grid(axes)
-    measures = [Clearance.parse(text) for text in args.measure]
+    measures = [parse(text) for text in args.measure]
     source = FileSource.read(args.file)
     progress = args.progress or sys.stderr.isatty()
     client = _client(args)
