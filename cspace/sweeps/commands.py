@@ -3,8 +3,9 @@
 ``cspace sweep FILE --vary NAME=LOW:HIGH:COUNT ... --out RESULTS.csv|.parquet`` runs the full
 grid (or, with ``--lhs N --seed S``, a Latin hypercube in the ranges) on a Dask
 ``LocalCluster`` of one worker per core (``--workers N``; 1 runs in this process, without
-Dask), or on an existing cluster (``--scheduler ADDRESS``), and prints one line saying what
-it wrote. ``cspace sweep-plot RESULTS --x A --y B --color end_reason|COLUMN -o MAP.png``
+Dask), saying the cluster's dashboard address on standard error as it starts, or on an
+existing cluster (``--scheduler ADDRESS``, whose dashboard is its own), and prints one
+line saying what it wrote. ``cspace sweep-plot RESULTS --x A --y B --color end_reason|COLUMN -o MAP.png``
 draws the design map.
 """
 
@@ -112,7 +113,16 @@ def _client(args: argparse.Namespace):
     from ..spaces.parallel import usable
     from .runner import local_client
 
-    return local_client(args.workers or usable())
+    client = local_client(args.workers or usable())
+    say(f"cspace: note: Dask dashboard: {client.dashboard_link}{_dashboard_needs()}")
+    return client
+
+
+def _dashboard_needs() -> str:
+    """What the dashboard's page needs that is not installed (bokeh), said after its address."""
+    from importlib.util import find_spec
+
+    return "" if find_spec("bokeh") else " (it shows only a note until bokeh is installed: pip install 'bokeh>=3.1')"
 
 
 def _close(client, local: bool) -> None:
