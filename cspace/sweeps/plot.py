@@ -47,11 +47,8 @@ def design_map_svg(frame, x: str, y: str, color: str) -> str:
 
 
 def _save(frame, x: str, y: str, color: str, output, **options) -> None:
-    """Draw the map and save it to ``output`` (a path, or a stream with ``format``)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Draw the map and save it to ``output`` (a path, or a stream with ``format``); the
+    columns are checked before matplotlib is imported."""
     import pandas as pd
 
     for name in (x, y, color):
@@ -60,6 +57,10 @@ def _save(frame, x: str, y: str, color: str, output, **options) -> None:
     for name in (x, y):
         if not pd.api.types.is_numeric_dtype(frame[name]):
             raise PlotError(f"column {name!r} is not numeric")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     figure, axes = plt.subplots(figsize=(6.4, 5.2), dpi=100)
     failed = frame["error"] != "" if "error" in frame.columns else pd.Series(False, index=frame.index)
     if color in CATEGORIES or not pd.api.types.is_numeric_dtype(frame[color]):
