@@ -39,6 +39,7 @@ _HOMES = {
     "kinetics.result": ("DynamicTrace", "Stretch"),
     "kinetics.simulate": ("simulate",),
     "sweeps.runner": ("sweep",),
+    "sweeps.view": ("sweep_results",),
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -68,6 +69,7 @@ if TYPE_CHECKING:  # what the names are, for readers and type checkers
     from .spaces.linkage import LinkageTable
     from .spaces.pairspace import Contact, PairSpace, Region
     from .sweeps.runner import sweep
+    from .sweeps.view import sweep_results
     from .tracing.analysis import Analysis, analyze
     from .tracing.trace import Piece, Segment, Trace
     from .tracing.tracer import trace
@@ -95,7 +97,8 @@ def __dir__() -> list[str]:
 
 def _notebook_views() -> None:
     """In IPython (Jupyter), show a mechanism, a trace, a segment and a full-dynamics path as HTML
-    (:mod:`cspace.viz.notebook`): registered by the types' names, so nothing is imported until
+    (:mod:`cspace.viz.notebook`), and a sweep's results file as its design map and table
+    (:mod:`cspace.sweeps.view`): registered by the types' names, so nothing is imported until
     one is shown, and the library itself never imports the rendering."""
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
     if shell is None:
@@ -114,6 +117,13 @@ def _notebook_views() -> None:
     formatter.for_type_by_name("cspace.tracing.trace", "Segment", view("segment_html"))
     formatter.for_type_by_name("cspace.kinetics.result", "DynamicTrace", view("motion_html"))
 
+    def results_html(value) -> str:
+        from .sweeps.view import results_html
+
+        return results_html(value)
+
+    formatter.for_type_by_name("cspace.sweeps.view", "SweepResults", results_html)
+
 
 _notebook_views()
 
@@ -125,5 +135,5 @@ __all__ = [
     "PairSpace", "Part", "Piece", "Profile", "Region", "Segment", "Slice", "Spring", "Stretch", "Tolerance",
     "Trace", "TraceError", "UnsupportedPairError", "WorkersError", "analyze", "describe", "example", "examples",
     "load", "loads", "path_csv", "path_json", "region_rows", "region_table", "simulate", "statistics", "summary",
-    "sweep", "to_json", "trace",
+    "sweep", "sweep_results", "to_json", "trace",
 ]

@@ -125,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
                               "at the display's frame rate (its speed control scales it)")
     animate.set_defaults(run=_animate)
     _budget(animate)
+    _settings(animate)
 
     show = commands.add_parser("show", help="play the traced path in an interactive 3D window",
                                description="Open a window with play/pause and a snapshot slider "
@@ -135,6 +136,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="window size in pixels (default: 1024x768)")
     show.set_defaults(run=_show)
     _budget(show)
+    _settings(show)
 
     plot_pair = commands.add_parser("plot-pair", help="draw a pair's configuration space and the path (Figure 5)",
                                     description="Draw the configuration space of two parts: blocked space "
@@ -147,6 +149,7 @@ def _parser() -> argparse.ArgumentParser:
     plot_pair.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     plot_pair.set_defaults(run=_plot_pair)
     _budget(plot_pair)
+    _settings(plot_pair)
 
     stats = commands.add_parser("stats", help="print the statistics of several mechanisms side by side (Table 2)",
                                 description="Trace each mechanism and print its statistics (the rows of "
@@ -156,6 +159,7 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--until", type=_time, metavar="T", help="stop each after T seconds of input motion")
     stats.set_defaults(run=_stats)
     _budget(stats)
+    _settings(stats)
 
     regions = commands.add_parser("regions", help="print the regions each segment crossed (Figure 10) as a document",
                                   description="Print the region table of Figure 10 as Markdown or HTML.")
@@ -164,6 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     regions.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion")
     regions.set_defaults(run=_regions)
     _budget(regions)
+    _settings(regions)
 
     examples = commands.add_parser("examples", help="list the example mechanisms cspace ships: a name works "
                                                      "wherever a file does (cspace trace feeder)",
@@ -270,7 +275,8 @@ def _budget(command: argparse.ArgumentParser) -> None:
 
 
 def _settings(command: argparse.ArgumentParser) -> None:
-    """The option that sets a parametric mechanism's ``[parameters]``: ``--set NAME=VALUE``, repeated."""
+    """The option that sets a parametric mechanism's ``[parameters]``: ``--set NAME=VALUE``, repeated
+    (every command that takes a mechanism file has it; ``stats`` sets them in each file)."""
     command.add_argument("--set", action="append", type=_setting, default=[], metavar="NAME=VALUE",
                          help="set a parameter of the file's [parameters] (repeat for several; a value may be "
                               "an expression of constants such as pi/4)")

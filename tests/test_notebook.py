@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import escape as html_escape
 from html.parser import HTMLParser
 
+import pandas as pd
 import pytest
 from cspace.viz.notebook import mechanism_html, motion_html, segment_html, trace_html
 from cspace.viz.web import html_page
@@ -105,14 +106,19 @@ def test_import_registers_the_views_with_ipythons_html_formatter(monkeypatch):
     import types
 
     registered = {}
-    formatter = types.SimpleNamespace(for_type_by_name=lambda module, name, view: registered.update({name: view}))
+    formatter = types.SimpleNamespace(for_type_by_name=lambda module, name, view: registered.update({name: view})
+                                      or modules.update({name: module}))
+    modules = {}
     shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={"text/html": formatter}))
     monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
     import cspace
     importlib.reload(cspace)
     mechanism = load(fixture_path("feeder"))
-    assert sorted(registered) == ["DynamicTrace", "Mechanism", "Segment", "Trace"]
+    assert sorted(registered) == ["DynamicTrace", "Mechanism", "Segment", "SweepResults", "Trace"]
     assert registered["Mechanism"](mechanism) == mechanism_html(mechanism)
+    assert modules["SweepResults"] == "cspace.sweeps.view"
+    shown = cspace.sweeps.view.SweepResults(pd.DataFrame({"id": ["a"], "crank": [2.0], "error": ["bad"]}), "r.csv")
+    assert registered["SweepResults"](shown) == cspace.sweeps.view.results_html(shown)
 
 
 def test_a_dynamic_trace_shows_its_stretches_and_the_viewer():

@@ -110,3 +110,36 @@ def test_a_setting_that_is_not_name_equals_number_is_a_usage_error(capsys):
         main(["trace", str(PARAMETRIC_FEEDER), "--set", "crank"])
     assert exited.value.code == 2
     assert "expected NAME=VALUE" in capsys.readouterr().err
+
+
+def test_set_works_on_every_command_that_takes_a_mechanism_file():
+    from cspace.cli import _parser
+
+    commands = _parser()._subparsers._group_actions[0].choices
+    taking = [name for name, command in commands.items() if name != "sweep"  # it varies them: --vary
+              and any(a.dest in ("file", "files") for a in command._actions)]
+    assert {"trace", "check", "animate", "show", "plot-pair", "stats", "regions"} <= set(taking)
+    for name in taking:
+        assert any("--set" in a.option_strings for a in commands[name]._actions), name
+
+
+def test_regions_traces_the_variant_set(capsys):
+    from cspace.viz.region_table import markdown_region_table
+
+    from cspace import analyze, trace
+
+    status, out, err = run(["regions", str(PARAMETRIC_FEEDER), "--until", "2", "--set", "crank=2",
+                            "--set", "link=7"], capsys)
+    variant = loads(PARAMETRIC_FEEDER.read_text(), parameters={"crank": 2, "link": 7})
+    assert status == 0 and err == ""
+    assert out == markdown_region_table(trace(analyze(variant), until=2))
+    status, default, _ = run(["regions", str(PARAMETRIC_FEEDER), "--until", "2"], capsys)
+    assert status == 0 and default != out
+
+
+def test_a_bad_setting_on_plot_pair_is_one_line_and_status_2(tmp_path, capsys):
+    status, out, err = run(["plot-pair", str(PARAMETRIC_FEEDER), "piston", "block1", "-o", str(tmp_path / "p.png"),
+                            "--set", "crnk=2"], capsys)
+    assert status == 2 and out == "" and not (tmp_path / "p.png").exists()
+    assert err == f"cspace: error: {PARAMETRIC_FEEDER}: parameters: crnk: unknown parameter 'crnk' (did you mean " \
+                  "'crank'?)\n"

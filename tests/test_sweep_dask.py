@@ -98,7 +98,9 @@ def test_an_existing_cluster_gives_the_rows_of_a_serial_run(cluster, here, tmp_p
     address, _ = cluster
     out = tmp_path / "remote.parquet"
     process = _sweep(address, out, tmp_path / "sweep.log")
-    assert process.wait(300) == 0, (tmp_path / "sweep.log").read_text()
+    log = (tmp_path / "sweep.log").read_text()
+    assert process.wait(300) == 0, log
+    assert "dashboard" not in log  # the cluster's dashboard is its own: only a local cluster's is said
     pd.testing.assert_frame_equal(results(read(out)), results(here), check_dtype=False)
 
 
@@ -116,3 +118,31 @@ def test_a_worker_killed_mid_sweep_loses_no_variant(cluster, here, tmp_path):
     table = read(out)
     assert len(table) == 20 and (table["error"] == "").all()
     pd.testing.assert_frame_equal(results(table), results(here), check_dtype=False)
+
+
+def test_a_sweep_on_a_local_cluster_says_where_its_dashboard_is(tmp_path, monkeypatch, capsys):
+    """The address said is the running cluster's dashboard (it answers); run here (--workers 1),
+    nothing is said."""
+    import urllib.request
+
+    from cspace.cli import main
+    from cspace.sweeps import runner
+
+    answered = {}
+
+    def answering(workers: int):
+        client = start(workers)
+        with urllib.request.urlopen(client.dashboard_link, timeout=30) as page:
+            answered[client.dashboard_link] = page.status
+        return client
+
+    start = runner.local_client
+    monkeypatch.setattr(runner, "local_client", answering)
+    argv = ["sweep", str(FEEDER), "--vary", "crank=2:3:2", "--vary", "link=8:8:1", "--out"]
+    assert main([*argv, str(tmp_path / "local.csv"), "--workers", "2"]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "dashboard" in line]
+    (link, status), = answered.items()
+    assert status == 200 and link.startswith("http://")
+    assert len(said) == 1 and said[0].startswith(f"cspace: note: Dask dashboard: {link}")
+    assert main([*argv, str(tmp_path / "here.csv"), "--workers", "1"]) == 0
+    assert "dashboard" not in capsys.readouterr().err

@@ -3,8 +3,9 @@
 ``cspace sweep FILE --vary NAME=LOW:HIGH:COUNT ... --out RESULTS.csv|.parquet`` runs the full
 grid (or, with ``--lhs N --seed S``, a Latin hypercube in the ranges) on a Dask
 ``LocalCluster`` of one worker per core (``--workers N``; 1 runs in this process, without
-Dask), or on an existing cluster (``--scheduler ADDRESS``), and prints one line saying what
-it wrote. ``cspace sweep-plot RESULTS --x A --y B --color end_reason|COLUMN -o MAP.png``
+Dask), saying the cluster's dashboard address on standard error as it starts, or on an
+existing cluster (``--scheduler ADDRESS``, whose dashboard is its own), and prints one
+line saying what it wrote. ``cspace sweep-plot RESULTS --x A --y B --color end_reason|COLUMN -o MAP.png``
 draws the design map.
 """
 
@@ -30,8 +31,9 @@ def add_commands(commands, cache_folder) -> None:
     sweep.add_argument("--lhs", type=int, metavar="N", help="N variants of a Latin hypercube in the ranges "
                                                             "instead of the full grid")
     sweep.add_argument("--seed", type=int, default=0, help="the hypercube's seed (default: 0)")
-    sweep.add_argument("--measure", action="append", default=[], metavar="PART_A/PART_B",
-                       help="the least clearance between two parts along the path (repeatable)")
+    sweep.add_argument("--measure", action="append", default=[], metavar="PART_A/PART_B|play:COORDINATE",
+                       help="the least clearance between two parts along the path, or the largest free "
+                            "travel of a coordinate, the others held, while it is driven (repeatable)")
     sweep.add_argument("--out", required=True, metavar="RESULTS", help="results table to write (.csv or .parquet)")
     sweep.add_argument("--resume", action="store_true", help="keep the rows already in RESULTS (and its journal) "
                                                             "and run only the variants missing")
@@ -67,14 +69,14 @@ def run_sweep(args: argparse.Namespace) -> int:
     import sys
 
     from .design import Axis, grid, hypercube
-    from .measures import Clearance
+    from .measures import parse
     from .results import check_format
     from .source import FileSource
 
     check_format(args.out)
     axes = [Axis.parse(text) for text in args.vary]
     design = hypercube(axes, args.lhs, args.seed) if args.lhs is not None else grid(axes)
-    measures = [Clearance.parse(text) for text in args.measure]
+    measures = [parse(text) for text in args.measure]
     source = FileSource.read(args.file)
     progress = args.progress or sys.stderr.isatty()
     client = _client(args)
@@ -111,7 +113,16 @@ def _client(args: argparse.Namespace):
     from ..spaces.parallel import usable
     from .runner import local_client
 
-    return local_client(args.workers or usable())
+    client = local_client(args.workers or usable())
+    say(f"cspace: note: Dask dashboard: {client.dashboard_link}{_dashboard_needs()}")
+    return client
+
+
+def _dashboard_needs() -> str:
+    """What the dashboard's page needs that is not installed (bokeh), said after its address."""
+    from importlib.util import find_spec
+
+    return "" if find_spec("bokeh") else " (it shows only a note until bokeh is installed: pip install 'bokeh>=3.1')"
 
 
 def _close(client, local: bool) -> None:

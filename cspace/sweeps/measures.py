@@ -1,24 +1,51 @@
-"""Measures of a traced variant on the real geometry: the least clearance between two parts.
+"""Measures of a traced variant: the least clearance between two parts, and a coordinate's play.
 
-The parts are placed with shapely at every sampled configuration of the path
-(:class:`cspace.testing.Scene`: their own posing from the model's axes and pivots, arcs
-sampled finely), independently of the configuration-space code; the clearance is the
-least distance between slices of the two parts that share a z-interval (0 where they touch).
+* :class:`Clearance` (``--measure a/b``): the parts are placed with shapely at every sampled
+  configuration of the path (:class:`cspace.testing.Scene`: their own posing from the
+  model's axes and pivots, arcs sampled finely), independently of the configuration-space
+  code; the clearance is the least distance between slices of the two parts that share a
+  z-interval (0 where they touch).
+* :class:`Play` (``--measure play:w``): how far a coordinate can move, every other held, at
+  each sampled configuration of a segment in which it moves (the part is being driven: a
+  Geneva wheel while the pin is in its slot): moved either way from its traced value until
+  the configuration leaves the free space of the mechanism's pair spaces (stepped out, then
+  bisected), the free travel both ways together; the measure is the largest over those
+  samples (infinite for a coordinate free beyond :data:`REACH`). It reads the configuration
+  spaces the trace was made on, whose blocked space is the real parts' grown by the arc
+  linearization: the play is short of the real parts' by at most twice the mechanism's
+  ``turning_gap`` (a length) over the lever arm.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..model.errors import CspaceError
-from ..model.kinds import Motion
+from ..model.kinds import CoordinateKind, Motion
 from ..model.mechanism import Mechanism
 from ..tracing.trace import Trace
 
 
+REACH = 0.25  # how far either way a play is looked for: radians, or this fraction of the size
+STEPS = 64  # steps out to REACH before bisecting
+BISECTIONS = 40
+
+
 class MeasureError(CspaceError, ValueError):
-    """A measure that names a part the mechanism does not have, a linkage member, or two parts
-    that never share a layer."""
+    """A measure written wrong, naming a part or coordinate the mechanism does not have, a
+    linkage member, or two parts that never share a layer."""
+
+
+def parse(text: str) -> Clearance | Play:
+    """A ``--measure``: ``play:COORDINATE`` or ``PART_A/PART_B``.
+
+    >>> parse("play:w"), parse("crank/wheel")
+    (Play('w'), Clearance('crank', 'wheel'))
+    """
+    return Play.parse(text) if text.strip().startswith("play:") else Clearance.parse(text)
 
 
 @dataclass(frozen=True)
@@ -75,3 +102,76 @@ class Clearance:
         if least == float("inf"):
             raise MeasureError(f"--measure {self.a}/{self.b}: the parts never share a layer (z)")
         return least
+
+
+@dataclass(frozen=True)
+class Play:
+    """The largest free travel of ``coordinate``, the others held, while it is driven.
+
+    >>> Play.parse("play:w")
+    Play('w')
+    """
+
+    coordinate: str
+
+    def __repr__(self) -> str:
+        return f"Play({self.coordinate!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        kind, colon, name = text.partition(":")
+        if kind.strip() != "play" or not colon or not name.strip():
+            raise MeasureError(f"--measure {text}: expected play:COORDINATE, e.g. play:w")
+        return cls(name.strip())
+
+    @property
+    def column(self) -> str:
+        return f"play:{self.coordinate}"
+
+    def check(self, mechanism: Mechanism) -> None:
+        names = [c.name for c in mechanism.coordinates]
+        if self.coordinate not in names:
+            raise MeasureError(f"--measure play:{self.coordinate}: no coordinate named {self.coordinate!r}; the "
+                               f"coordinates are {', '.join(names)}")
+
+    def of(self, trace: Trace) -> float:
+        """The largest play over the samples of the segments that move the coordinate (0: none does)."""
+        mechanism = trace.mechanism
+        self.check(mechanism)
+        if trace.measures is None:
+            raise MeasureError(f"--measure {self.column}: the trace holds no configuration spaces")
+        j = mechanism.coordinate_index[self.coordinate]
+        coordinate = mechanism.coordinates[j]
+        reach = REACH if coordinate.kind == CoordinateKind.ROTATION else REACH * mechanism.size
+        still = mechanism.tolerance.angle if coordinate.kind == CoordinateKind.ROTATION else mechanism.tolerance.length
+        driven = {s.index for s in trace.segments if abs(s.finish[j] - s.start[j]) > still}
+        largest = 0.0
+        for _, segment, q in trace.samples():
+            if segment in driven:
+                largest = max(largest, travel(trace.measures.free, q, j, 1, reach)
+                              + travel(trace.measures.free, q, j, -1, reach))
+        return largest
+
+
+def travel(free, q: np.ndarray, j: int, sign: int, reach: float) -> float:
+    """How far coordinate ``j`` moves from ``q`` in direction ``sign`` while ``free(q)`` holds
+    (``inf`` beyond ``reach``)."""
+    step = reach / STEPS
+    low = 0.0
+    for k in range(1, STEPS + 1):
+        if not free(_moved(q, j, sign * k * step)):
+            high = k * step
+            break
+        low = k * step
+    else:
+        return math.inf
+    for _ in range(BISECTIONS):
+        middle = (low + high) / 2
+        low, high = (middle, high) if free(_moved(q, j, sign * middle)) else (low, middle)
+    return low
+
+
+def _moved(q: np.ndarray, j: int, by: float) -> np.ndarray:
+    moved = np.array(q, dtype=float)
+    moved[j] += by
+    return moved

@@ -31,20 +31,36 @@ def outcome(frame) -> list[str]:
 def design_map(frame, x: str, y: str, color: str, output: str | os.PathLike) -> int:
     """Draw the map of ``frame`` (a sweep's results) to ``output`` (.png or .svg); returns the
     number of variants drawn."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import pandas as pd
-
     if Path(output).suffix.lower() not in FORMATS:
         raise PlotError(f"-o {output}: a design map is written as .png or .svg")
+    _save(frame, x, y, color, output)
+    return len(frame)
+
+
+def design_map_svg(frame, x: str, y: str, color: str) -> str:
+    """The map of ``frame`` as an SVG document's text (a notebook shows it inline)."""
+    import io
+
+    buffer = io.StringIO()
+    _save(frame, x, y, color, buffer, format="svg")
+    return buffer.getvalue()
+
+
+def _save(frame, x: str, y: str, color: str, output, **options) -> None:
+    """Draw the map and save it to ``output`` (a path, or a stream with ``format``); the
+    columns are checked before matplotlib is imported."""
+    import pandas as pd
+
     for name in (x, y, color):
         if name not in frame.columns:
             raise PlotError(f"no column {name!r} in the results; the columns are {', '.join(frame.columns)}")
     for name in (x, y):
         if not pd.api.types.is_numeric_dtype(frame[name]):
             raise PlotError(f"column {name!r} is not numeric")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     figure, axes = plt.subplots(figsize=(6.4, 5.2), dpi=100)
     failed = frame["error"] != "" if "error" in frame.columns else pd.Series(False, index=frame.index)
     if color in CATEGORIES or not pd.api.types.is_numeric_dtype(frame[color]):
@@ -68,7 +84,6 @@ def design_map(frame, x: str, y: str, color: str, output: str | os.PathLike) -> 
     axes.set_title(f"{len(frame)} variants")
     figure.tight_layout()
     try:
-        figure.savefig(output)
+        figure.savefig(output, **options)
     finally:
         plt.close(figure)
-    return len(frame)

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..model.errors import CspaceError
 from ..spaces.cache import PairCache
-from .measures import Clearance
+from .measures import Clearance, Play
 from .source import Source
 
 RUN_COLUMNS = ("wall_time", "cache_hits", "cache_lookups")  # the run's, not the variant's: they may differ
@@ -54,7 +54,7 @@ class _CountingCache(PairCache):
         return space
 
 
-def run(source: Source, values: Mapping[str, float], measures: Sequence[Clearance] = (),
+def run(source: Source, values: Mapping[str, float], measures: Sequence[Clearance | Play] = (),
         cache: str | os.PathLike | None = None) -> dict[str, Any]:
     """Trace one variant and return its row (:func:`summary` says what it holds).
 

@@ -36,6 +36,17 @@ class Measures:
         """The constraining pairs' names, in order (the columns of Figure 10)."""
         return tuple(p.name for p in self._analysis.constraining_pairs)
 
+    def free(self, q: np.ndarray) -> bool:
+        """Is configuration ``q`` (every coordinate, in mechanism order) in each constraining
+        pair's free space, within the length tolerance?"""
+        index = self._analysis.mechanism.coordinate_index
+        tolerance = self._analysis.mechanism.tolerance.length
+        for pair in self._analysis.constraining_pairs:
+            values = np.array([q[index[name]] for name in pair.coordinates], dtype=float)
+            if not pair.regions_at(pair.point(values, wrap=True), tolerance):
+                return False
+        return True
+
     def regions(self, key: tuple[int, ...]) -> dict[str, str]:
         """Names of the pairwise regions making up the mechanism region ``key``, by pair.
 
