@@ -315,16 +315,16 @@ def test_entities_cspace_does_not_read_are_listed_by_type_with_counts():
     doc, msp = drawing()
     square(msp, 0, 10)
     for _ in range(2):
-        msp.add_spline([(0, 0), (5, 5), (10, 0)], dxfattribs={"layer": "sq"})
-    msp.add_ellipse((20, 0), major_axis=(5, 0), ratio=0.5, dxfattribs={"layer": "sq"})
+        msp.add_point((5, 5), dxfattribs={"layer": "sq"})
+    msp.add_hatch(dxfattribs={"layer": "sq"})
     msp.add_text("A", dxfattribs={"layer": "sq"})
     msp.add_text("B", dxfattribs={"layer": "sq"})
     msp.add_text("C", dxfattribs={"layer": "sq"})
-    with pytest.raises(DxfError, match=r"layer 'sq': entities cspace does not read: TEXT x3, SPLINE x2, ELLIPSE x1; "):
+    with pytest.raises(DxfError, match=r"layer 'sq': entities cspace does not read: TEXT x3, POINT x2, HATCH x1; "):
         layer_profiles(doc, "sq")
     doc, msp = drawing()
     msp.add_circle((0, 0), 3, dxfattribs={"layer": "disk"})
-    msp.add_spline([(0, 0), (5, 5), (10, 0)], dxfattribs={"layer": "sketch"})
+    msp.add_point((5, 5), dxfattribs={"layer": "sketch"})
     assert len(layer_profiles(doc, "disk")) == 1
 
 
@@ -510,4 +510,196 @@ def test_a_block_lands_on_an_island_drawn_in_a_pocket(tmp_path):
     assert region_of(loaded.part("plate").slices[0].profiles).area == pytest.approx(60 * 45 - 40 * 35 + 20 * 7)
     result = trace(analyze(loaded))
     assert result.segments[-1].finish[0] == pytest.approx(-5.0, abs=loaded.tolerance.length)
+    assert replay(result) == []
+
+
+# -- entities as CAD programs export them: POLYLINE, ELLIPSE, SPLINE, INSERT ---------------------
+
+def arc_tolerance(loops) -> float:
+    """The arc tolerance the drawing's curves are flattened within: the default factor times the
+    longer side of the outline's bounding box (at most the part's, so at most the mechanism's)."""
+    x0, y0, x1, y1 = region_of(loops).bounds
+    return 1e-4 * max(x1 - x0, y1 - y0)
+
+
+def outline(loop) -> shapely.LineString:
+    """A loop of lines only (a flattened curve's), as a closed line string of its vertices."""
+    assert all(isinstance(e, Line) for e in loop.elements)
+    return shapely.LineString([e.start for e in loop.elements] + [loop.elements[0].start])
+
+
+def ellipse_points(a: float, b: float, rotation: float = 0.0, center=(0.0, 0.0), n: int = 100_000) -> np.ndarray:
+    t = np.linspace(0, 2 * np.pi, n)
+    x, y = a * np.cos(t), b * np.sin(t)
+    c, s = math.cos(rotation), math.sin(rotation)
+    return np.c_[center[0] + c * x - s * y, center[1] + s * x + c * y]
+
+
+def ellipse_perimeter(a: float, b: float) -> float:
+    h = ((a - b) / (a + b)) ** 2
+    return math.pi * (a + b) * (1 + 3 * h / (10 + math.sqrt(4 - 3 * h)))  # Ramanujan's, far closer than needed
+
+
+@pytest.mark.parametrize("bulge", [1.0, -0.5])
+def test_a_classic_polyline_square_with_a_bulged_edge_is_the_closed_forms_shape(bulge):
+    """A closed 2D POLYLINE (the R12 entity, vertices as sub-entities): a 10 x 10 square whose
+    right edge is bulged; the arc subtends 4 atan(bulge), its radius is chord / (2 sin(half the
+    sweep)); a positive bulge swells the square by the circle's segment, a negative one cuts it."""
+    doc = ezdxf.new("R12", units=4)
+    doc.modelspace().add_polyline2d([(0, 0, 0, 0, 0), (10, 0, 0, 0, bulge), (10, 10, 0, 0, 0), (0, 10, 0, 0, 0)],
+                                    format="xyseb", close=True, dxfattribs={"layer": "plate"})
+    (loop,) = layer_profiles(doc, "plate")
+    assert [type(e).__name__ for e in loop.elements] == ["Line", "Arc", "Line", "Line"]
+    sweep = 4 * math.atan(abs(bulge))
+    radius = 5 / math.sin(sweep / 2)
+    arc = loop.elements[1]
+    offset = math.sqrt(radius ** 2 - 25) * (1 if abs(bulge) < 1 else -1) * (1 if bulge > 0 else -1)
+    assert arc.radius == pytest.approx(radius, rel=1e-12) and arc.ccw == (bulge > 0)
+    assert close(arc.center, (10 - offset, 5), 1e-9) and arc.start == (10, 0) and arc.end == (10, 10)
+    segment = radius ** 2 / 2 * (sweep - math.sin(sweep))
+    area = 100 + segment * (1 if bulge > 0 else -1)
+    assert region_of((loop,)).area == pytest.approx(area, abs=2 * math.pi * radius * 1e-4 * 15)
+
+
+@pytest.mark.parametrize("a, b, rotation", [(20.0, 2.0, 0.0), (10.0, 6.0, 0.7), (5.0, 5.0, 2.0)])
+def test_an_ellipse_is_flattened_within_the_arc_tolerance_of_the_true_ellipse(a, b, rotation):
+    """The Hausdorff distance from the flattened outline to the parametric ellipse, densely
+    sampled, is within the arc tolerance; its area is short of pi a b (the chords lie inside)
+    by at most the perimeter times that tolerance."""
+    doc, msp = drawing()
+    major = (a * math.cos(rotation), a * math.sin(rotation))
+    msp.add_ellipse((3, -4), major_axis=major, ratio=b / a, dxfattribs={"layer": "disk"})
+    (loop,) = layer_profiles(doc, "disk")
+    tolerance = arc_tolerance((loop,))
+    true = shapely.LineString(ellipse_points(a, b, rotation, (3, -4)))
+    assert outline(loop).hausdorff_distance(true) <= tolerance
+    shortfall = math.pi * a * b - region_of((loop,)).area
+    assert 0 <= shortfall <= ellipse_perimeter(a, b) * tolerance
+
+
+def test_a_half_ellipse_closed_by_its_diameter_chains_with_the_line():
+    """An elliptical arc (the upper half, 0 to pi) and the LINE across its ends: one loop, the
+    line's stated ends kept where the two meet; the area is half of pi a b, within the bound."""
+    doc, msp = drawing()
+    msp.add_line((-8, 0), (8, 0), dxfattribs={"layer": "d"})
+    msp.add_ellipse((0, 0), major_axis=(8, 0), ratio=0.5, start_param=0, end_param=math.pi,
+                    dxfattribs={"layer": "d"})
+    (loop,) = layer_profiles(doc, "d")
+    assert loop.elements[0].start == (-8, 0) and loop.elements[0].end == (8, 0)
+    assert all(x.end == y.start for x, y in zip(loop.elements, loop.elements[1:]))
+    shortfall = math.pi * 8 * 4 / 2 - region_of((loop,)).area
+    assert 0 <= shortfall <= ellipse_perimeter(8, 4) / 2 * arc_tolerance((loop,))
+
+
+def test_a_spline_is_within_the_arc_tolerance_of_ezdxfs_fine_flattening():
+    """A cubic SPLINE from control points, closed by a LINE between its ends (a clamped spline
+    passes through its first and last control points), against ezdxf's flattening of the same
+    spline at a millionth of the tolerance."""
+    doc, msp = drawing()
+    spline = msp.add_open_spline([(0, 0), (4, 9), (12, -3), (17, 10), (20, 0)], degree=3,
+                                 dxfattribs={"layer": "s"})
+    msp.add_line((20, 0), (0, 0), dxfattribs={"layer": "s"})
+    (loop,) = layer_profiles(doc, "s")
+    tolerance = arc_tolerance((loop,))
+    fine = [(v.x, v.y) for v in spline.flattening(tolerance * 1e-6)]
+    assert len(fine) > 10 * len(loop.elements)
+    true = shapely.LineString(fine + [fine[0]])
+    assert outline(loop).hausdorff_distance(true) <= tolerance
+    assert region_of((loop,)).area == pytest.approx(abs(shapely.Polygon(fine).area), abs=25 * tolerance)
+
+
+def l_shape(block) -> list[tuple[float, float]]:
+    """An L-shaped plate in a block, its bore a nested block; the outline, as drawn, in the block's frame."""
+    points = [(0, 0), (6, 0), (6, 2), (2, 2), (2, 5), (0, 5)]
+    block.add_lwpolyline(points, close=True)
+    return points
+
+
+@pytest.mark.parametrize("scale", [(2.0, 2.0), (-1.5, 1.5), (2.0, 1.0)])
+def test_an_insert_is_exploded_with_its_transform_nested_blocks_too(scale):
+    """An L-shaped plate in block 'plate', with a bore (a CIRCLE of radius 0.5 in block 'bore',
+    inserted at (1, 1) in 'plate'), inserted rotated by 30 degrees, scaled and moved: its
+    outline is shapely's affine transform of the block's own. Uniform scale keeps the bore a
+    circle; a mirrored one too; a non-uniform one makes it an ellipse, flattened."""
+    doc, msp = drawing()
+    bore = doc.blocks.new("bore")
+    bore.add_circle((0, 0), 0.5)
+    plate = doc.blocks.new("plate")
+    points = l_shape(plate)
+    plate.add_blockref("bore", (1, 1))
+    msp.add_blockref("plate", (30, -5), dxfattribs={"layer": "cam", "rotation": 30, "xscale": scale[0],
+                                                      "yscale": scale[1]})
+    loops = layer_profiles(doc, "cam")
+    assert len(loops) == 2
+
+    def placed(geometry):
+        scaled = shapely.affinity.scale(geometry, scale[0], scale[1], origin=(0, 0))
+        return shapely.affinity.translate(shapely.affinity.rotate(scaled, 30, origin=(0, 0)), 30, -5)
+
+    expected = placed(shapely.Polygon(points))
+    corners = [e.start for e in loops[0].elements]
+    assert len(corners) == 6 and all(min(math.dist(c, q) for q in expected.exterior.coords) < 1e-9 for c in corners)
+    hole = placed(shapely.Point(1, 1).buffer(0.5, 4096))
+    if scale[0] == -scale[1] or scale[0] == scale[1]:
+        (circle,) = loops[1].elements
+        assert close(circle.center, placed(shapely.Point(1, 1)).coords[0], 1e-9)
+        assert circle.radius == pytest.approx(0.5 * abs(scale[0]), rel=1e-12)
+    else:
+        assert outline(loops[1]).hausdorff_distance(hole.exterior) <= arc_tolerance(loops) + 1e-4
+    difference = region_of(loops).symmetric_difference(expected.difference(hole)).area
+    assert difference <= hole.length * arc_tolerance(loops)  # the L's corners are exact; the bore's within tolerance
+
+
+def test_a_blocks_entities_on_layer_0_show_on_the_references_layer_others_on_their_own():
+    """As CAD programs show them: the block's square, on layer 0, is on the INSERT's layer
+    ('cam'); its circle, drawn on layer 'holes', is on 'holes' wherever the block is inserted."""
+    doc, msp = drawing()
+    block = doc.blocks.new("part")
+    block.add_lwpolyline([(0, 0), (4, 0), (4, 4), (0, 4)], close=True)
+    block.add_circle((2, 2), 1, dxfattribs={"layer": "holes"})
+    msp.add_blockref("part", (10, 0), dxfattribs={"layer": "cam"})
+    (square,) = layer_profiles(doc, "cam")
+    assert [e.start for e in square.elements] == [(10, 0), (14, 0), (14, 4), (10, 4)]
+    (hole,) = layer_profiles(doc, "holes")
+    assert hole.elements[0].center == (12, 2)
+
+
+def test_a_block_inserted_within_itself_and_a_mesh_are_one_line_errors_naming_the_entity():
+    doc, msp = drawing()
+    loop = doc.blocks.new("loop")
+    loop.add_line((0, 0), (1, 0))
+    inner = loop.add_blockref("loop", (1, 1))
+    insert = msp.add_blockref("loop", (0, 0), dxfattribs={"layer": "cam"})
+    with pytest.raises(DxfError) as caught:
+        layer_profiles(doc, "cam")
+    assert str(caught.value) == (f"<drawing>: layer 'cam': INSERT #{inner.dxf.handle} in block 'loop' of INSERT "
+                                 f"#{insert.dxf.handle} inserts block 'loop' within itself")
+    doc, msp = drawing()
+    mesh = msp.add_polymesh((2, 2), dxfattribs={"layer": "m"})
+    with pytest.raises(DxfError, match=rf"^<drawing>: layer 'm': POLYLINE #{mesh.dxf.handle} is a mesh "):
+        layer_profiles(doc, "m")
+
+
+DROP = POCKET.replace('name = "pocket"', 'name = "drop"').replace("initial = 0", "initial = 12")
+
+
+@pytest.mark.parametrize("kind, top", [("ellipse", 4.0), ("polyline", 5.0)])
+def test_a_block_falls_onto_a_drawn_ellipse_or_bulged_polyline_and_rests_on_its_top(tmp_path, kind, top):
+    """A block 4 wide, centred over the origin, falls from y = 12 onto a fixed plate drawn as an
+    ELLIPSE (semi-axes 10 and 4: its top at y = 4) or as a classic POLYLINE whose top edge is
+    a half circle of radius 5 about the origin (bulge 1: its top at y = 5). It rests on the
+    top, within the mechanism's arc tolerance; the replay finds no overlap."""
+    doc, msp = drawing()
+    if kind == "ellipse":
+        msp.add_ellipse((0, 0), major_axis=(10, 0), ratio=0.4, dxfattribs={"layer": "plate"})
+    else:
+        msp.add_polyline2d([(-5, -10, 0, 0, 0), (5, -10, 0, 0, 0), (5, 0, 0, 0, 1), (-5, 0, 0, 0, 0)],
+                           format="xyseb", close=True, dxfattribs={"layer": "plate"})
+    write(doc, tmp_path, "plate.dxf")
+    mechanism = tmp_path / "m.toml"
+    mechanism.write_text(DROP)
+    loaded = load(mechanism)
+    result = trace(analyze(loaded))
+    assert result.segments[0].start[0] == 12
+    assert result.segments[-1].finish[0] == pytest.approx(top, abs=loaded.tolerance.arc)
     assert replay(result) == []

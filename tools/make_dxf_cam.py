@@ -102,17 +102,17 @@ def cam_drawing() -> ezdxf.document.Drawing:
 
 def bad_drawing() -> ezdxf.document.Drawing:
     """The bad-input corpus's drawing, a layer per fault: ``open`` (a square whose last side
-    stops 0.5 short), ``curves`` (two SPLINEs, an ELLIPSE and a LINE), ``branch`` (a square
+    stops 0.5 short), ``unread`` (two TEXTs, a POINT and a LINE), ``branch`` (a square
     with a line drawn twice)."""
     doc = new_drawing()
-    for name in ("open", "curves", "branch"):
+    for name in ("open", "unread", "branch"):
         doc.layers.add(name)
     msp = doc.modelspace()
     msp.add_lwpolyline([(0, 0), (10, 0), (10, 10), (0, 10), (0, 0.5)], dxfattribs={"layer": "open"})
-    msp.add_spline([(0, 0), (5, 5), (10, 0)], dxfattribs={"layer": "curves"})
-    msp.add_spline([(0, 0), (5, -5), (10, 0)], dxfattribs={"layer": "curves"})
-    msp.add_ellipse((20, 0), major_axis=(5, 0), ratio=0.5, dxfattribs={"layer": "curves"})
-    msp.add_line((0, 0), (10, 0), dxfattribs={"layer": "curves"})
+    msp.add_text("A", dxfattribs={"layer": "unread"})
+    msp.add_text("B", dxfattribs={"layer": "unread"})
+    msp.add_point((20, 0), dxfattribs={"layer": "unread"})
+    msp.add_line((0, 0), (10, 0), dxfattribs={"layer": "unread"})
     msp.add_lwpolyline([(0, 0), (10, 0), (10, 10), (0, 10)], close=True, dxfattribs={"layer": "branch"})
     msp.add_line((10, 0), (10, 10), dxfattribs={"layer": "branch"})
     return doc

@@ -5,16 +5,26 @@ A profile entry of a mechanism file may name a DXF drawing and one of its layers
 
     profiles = [ { dxf = "parts/cam.dxf", layer = "cam" } ]
 
-**What is read.** The model-space entities on that layer (layer names match without
-regard to case, as in CAD programs): ``LINE``, ``ARC``, ``CIRCLE`` and ``LWPOLYLINE``
-(straight and bulged segments; the closing segment when the polyline is closed). Any
-other entity type on the layer is an error (``SPLINE x2, ELLIPSE x1``): nothing on the
-layer is silently left out. Other layers are not looked at. z is ignored; an arc,
-circle or polyline drawn in a plane other than XY (an extrusion that is not +z or -z) is
-an error, one mirrored (extrusion -z) is read mirrored, as CAD programs show it. The
-drawing's origin is the origin of the part's local frame. A bulged segment whose arc's
-centre or radius lies beyond the largest number of a mechanism file (a bulge of 1e300, or
-of 1e-300: a nearly straight arc about a centre far away) is an error naming the entity.
+**What is read.** The entities on that layer (layer names match without regard to case,
+as in CAD programs): ``LINE``, ``ARC``, ``CIRCLE``, ``LWPOLYLINE`` and the classic 2D
+``POLYLINE`` (straight and bulged segments; the closing segment when the polyline is
+closed; a spline-fit polyline's frame is not read, its fitted vertices are), a 3D
+``POLYLINE`` (straight segments), and ``ELLIPSE`` (whole or an arc) and ``SPLINE``, which
+ezdxf flattens into lines whose vertices lie on the curve and whose chords keep within the
+mechanism's arc tolerance of it (the file's ``[tolerance] arc`` factor, default 1e-4, times
+the longer side of the layer's bounding box: never more than the mechanism's size). A
+block reference (``INSERT``, with its rows and columns) is exploded by ezdxf with its
+transform (position, rotation, scale, mirroring; a circle scaled unevenly is an ellipse),
+nested blocks too; as CAD programs show them, a block's entity drawn on layer 0 is on its
+reference's layer, any other on its own. Any other entity type on the layer is an error
+(``TEXT x2, HATCH x1``): nothing on the layer is silently left out. Other layers are not
+looked at. z is ignored; an arc, circle, ellipse or polyline drawn in a plane other than
+XY (an extrusion that is not +z or -z) is an error, one mirrored (extrusion -z) is read
+mirrored, as CAD programs show it. The drawing's origin is the origin of the part's local
+frame. A bulged segment whose arc's centre or radius lies beyond the largest number of a
+mechanism file (a bulge of 1e300, or of 1e-300: a nearly straight arc about a centre far
+away) is an error naming the entity. An entity of a block is named by its handle in the
+block and the references it came through (``LINE #2F in block 'plate' of INSERT #3A``).
 
 **Units.** Lengths are converted to millimetres: a mechanism with DXF parts is written
 in millimetres. The drawing's unit is its header's ``$INSUNITS`` (inches x 25.4, metres
@@ -41,7 +51,8 @@ on a layer are several profiles of the slice (a loop inside another is a hole, o
 that an island of material, and so on, as for any profile: nesting alternates). Loops come in the order of their first entity in the file; a loop starts
 at that entity and runs in its drawn direction (a circle counterclockwise from its
 rightmost point). Faces are named ``e0``, ``e1``, ... in that order, numbered on across
-the loops of the layer, one per line, arc, circle or polyline segment; a profile
+the loops of the layer, one per line, arc, circle, polyline segment or segment of a
+flattened ellipse or spline; a profile
 ``name`` or a slice's ``p0.`` prefix comes first, as for any profile.
 
 >>> loops = read_profiles("fixtures/parts/dxf-cam.dxf", "cam")
@@ -59,14 +70,15 @@ import os
 import stat
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from ..model.errors import DxfError
 from ..model.geometry import Arc, Element, Line, Point, Profile
-from ..model.tolerance import Tolerance
+from ..model.tolerance import DEFAULT_ARC, Tolerance
 from .outputs import printable
 
-SUPPORTED = ("LINE", "ARC", "CIRCLE", "LWPOLYLINE")
+SUPPORTED = ("LINE", "ARC", "CIRCLE", "ELLIPSE", "SPLINE", "LWPOLYLINE", "POLYLINE")
+MAX_EXPLODED = 100_000  # entities a drawing's block references may expand to (nested blocks multiply)
 MAX_BYTES = 16 * 1024 * 1024  # a part's drawing; a larger file is refused before ezdxf reads it
 # Millimetres per unit, by $INSUNITS code (exact definitions: the inch is 25.4 mm, the US
 # survey foot 1200/3937 m, the astronomical unit 149,597,870,700 m, the parsec 648000/pi au).
@@ -79,6 +91,12 @@ MM_PER_UNIT: dict[int, float] = {
     21: _SURVEY_FOOT, 22: _SURVEY_FOOT / 12, 23: 3 * _SURVEY_FOOT, 24: 5280 * _SURVEY_FOOT,
 }
 _PLANAR = 1e-9  # an extrusion this close to +-z (per unit length) is the XY plane
+_FRAME = 16  # a POLYLINE vertex flag: a spline-fit polyline's frame control point, not on the outline
+_SAMPLES = 16  # the fewest segments ezdxf flattens an ellipse or spline into
+# ezdxf subdivides a chord while the curve's point at the middle of its parameter span is farther
+# than the distance asked for; the chord's farthest point is near there, not exactly there: half
+# the arc tolerance is asked for, so that the whole outline keeps within it.
+_FLATTENING = 0.5
 
 
 def mm_per_unit(insunits: Any) -> float:
@@ -94,7 +112,8 @@ def mm_per_unit(insunits: Any) -> float:
 
 
 def read_profiles(path: str | os.PathLike, layer: str, *, prefix: str = "", shown: str | None = None,
-                  max_faces: int | None = None, max_magnitude: float | None = None) -> tuple[Profile, ...]:
+                  max_faces: int | None = None, max_magnitude: float | None = None,
+                  arc: float = DEFAULT_ARC) -> tuple[Profile, ...]:
     """The closed loops on ``layer`` of the DXF file at ``path``, in millimetres, as profiles.
 
     ``prefix`` goes before every face name (``e0``, ``e1``, ...); ``shown`` names the file
@@ -106,7 +125,7 @@ def read_profiles(path: str | os.PathLike, layer: str, *, prefix: str = "", show
     """
     shown = printable(str(path) if shown is None else shown)
     return layer_profiles(read_drawing(path, shown), layer, prefix=prefix, shown=shown, max_faces=max_faces,
-                          max_magnitude=max_magnitude)
+                          max_magnitude=max_magnitude, arc=arc)
 
 
 def read_drawing(path: str | os.PathLike, shown: str | None = None) -> Any:
@@ -142,7 +161,8 @@ def read_drawing(path: str | os.PathLike, shown: str | None = None) -> Any:
 
 
 def layer_profiles(doc: Any, layer: str, *, prefix: str = "", shown: str = "<drawing>",
-                   max_faces: int | None = None, max_magnitude: float | None = None) -> tuple[Profile, ...]:
+                   max_faces: int | None = None, max_magnitude: float | None = None,
+                   arc: float = DEFAULT_ARC) -> tuple[Profile, ...]:
     """The closed loops on ``layer`` of an ezdxf document, in millimetres (see the module's rules).
 
     >>> import ezdxf
@@ -158,20 +178,27 @@ def layer_profiles(doc: Any, layer: str, *, prefix: str = "", shown: str = "<dra
     except DxfError as error:
         raise DxfError(f"{shown}: {error.message}") from None
     entities = _entities(doc, layer, where)
-    pieces, circles = _pieces(entities, where, _Limit(scale, max_magnitude))
-    count = len(pieces) + len(circles)
+    pieces, circles, curves = _pieces(entities, where, _Limit(scale, max_magnitude))
+    count = len(pieces) + len(circles) + len(curves)
     if max_faces is not None and count > max_faces:
         raise DxfError(f"{where}: {count} segments; a mechanism has at most {max_faces} faces")
-    points = [p for piece in pieces for p in piece.extent()] + [p for c in circles for p in c.extent()]
+    points = ([p for piece in pieces for p in piece.extent()] + [p for c in circles for p in c.extent()]
+              + [p for curve in curves for p in curve.samples(where)])
     if not points:
         raise DxfError(f"{where}: nothing to read: its entities have no length")
     x0, y0 = min(x for x, _ in points), min(y for _, y in points)
     x1, y1 = max(x for x, _ in points), max(y for _, y in points)
-    tolerance = Tolerance.for_size(max(x1 - x0, y1 - y0)).length  # the size: at most the part's diameter
+    size = max(x1 - x0, y1 - y0)  # at most the part's diameter
+    tolerance = Tolerance.for_size(size).length
     largest = max(abs(x0), abs(y0), abs(x1), abs(y1)) * scale
     if max_magnitude is not None and largest > max_magnitude:
         raise DxfError(f"{where}: it reaches {largest:.3g} mm from the origin; numbers in a mechanism are at "
                        f"most {max_magnitude:g} in size")
+    if curves:
+        distance = Tolerance.for_size(size, arc=arc).arc * _FLATTENING
+        most = max_faces if max_faces is not None else math.inf
+        for curve in curves:
+            pieces.extend(curve.lines(distance, where, most - len(pieces) - len(circles)))
     pieces = [p for p in pieces if not p.degenerate(tolerance)]
     loops = sorted(_chain(pieces, tolerance, where) + [[c] for c in circles if not c.degenerate(tolerance)],
                    key=lambda loop: loop[0].key)
@@ -242,28 +269,85 @@ def _scaled(point: Point, scale: float) -> Point:
     return point if scale == 1.0 else (point[0] * scale, point[1] * scale)
 
 
-def _entities(doc: Any, layer: str, where: str) -> list[Any]:
-    """The layer's model-space entities; an error if there are none, or any of a type not read."""
+@dataclass(frozen=True)
+class _Drawn:
+    """An entity of the layer, as read: one of model space, or one exploded from a block
+    reference (transformed, without a handle of its own); ``label`` names it in messages."""
+
+    entity: Any
+    label: str
+
+
+def _entities(doc: Any, layer: str, where: str) -> list[_Drawn]:
+    """The layer's entities, block references exploded; an error if there are none, or any of a type not read."""
     wanted = layer.casefold()
-    entities, others = [], Counter()
-    for entity in doc.modelspace():
-        name = entity.dxf.get("layer", "0")
-        if name.casefold() == wanted:
-            entities.append(entity)
+    entities, others, seen = [], Counter(), 0
+    for entity, on, label in _exploded(doc.modelspace(), wanted, where):
+        seen += 1
+        if seen > MAX_EXPLODED:
+            raise DxfError(f"{where}: its block references expand to more than {MAX_EXPLODED} entities")
+        if entity.dxftype() == "INSERT":
+            continue
+        if on.casefold() == wanted:
+            entities.append(_Drawn(entity, label))
         else:
-            others[name] += 1
+            others[on] += 1
     if not entities:
         layers = ", ".join(f"{name!r} ({n})" for name, n in sorted(others.items(), key=lambda kv: kv[0].casefold()))
         hint = difflib.get_close_matches(layer, list(others), n=1)
         suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
         present = f"the layers with entities are {layers}" if others else "model space is empty"
         raise DxfError(f"{where}: no entities on this layer{suggestion}; {present}")
-    unsupported = Counter(e.dxftype() for e in entities if e.dxftype() not in SUPPORTED)
+    kinds = [d.entity.dxftype() for d in entities]
+    unsupported = Counter(kind for kind in kinds if kind not in SUPPORTED)
     if unsupported:
         listed = ", ".join(f"{kind} x{n}" for kind, n in sorted(unsupported.items(), key=lambda kv: (-kv[1], kv[0])))
-        raise DxfError(f"{where}: entities cspace does not read: {listed}; draw the outline with LINE, ARC, "
-                       "CIRCLE and LWPOLYLINE (explode splines, ellipses and blocks into arcs and lines)")
+        raise DxfError(f"{where}: entities cspace does not read: {listed}; draw the outline with "
+                       f"{', '.join(SUPPORTED[:-1])} and {SUPPORTED[-1]} (blocks are exploded)")
     return entities
+
+
+def _exploded(entities: Any, wanted: str, where: str, layer: str = "0", inside: str = "",
+              blocks: tuple[str, ...] = ()) -> Iterator[tuple[Any, str, str]]:
+    """Each entity with the layer it shows on and its label; a block reference (INSERT, with
+    its rows and columns) is followed by its block's entities, exploded by ezdxf with the
+    reference's transform, nested blocks too. As in CAD programs, an entity of a block drawn on
+    layer 0 shows on its reference's layer, any other on its own."""
+    for entity in entities:
+        own = entity.dxf.get("layer", "0")
+        on = layer if own == "0" and blocks else own
+        label = f"{entity.dxftype()}{_handle(entity)}{inside}"
+        yield entity, on, label
+        if entity.dxftype() != "INSERT":
+            continue
+        name = entity.dxf.get("name", "")
+        if name in blocks:
+            raise DxfError(f"{where}: {label} inserts block {name!r} within itself")
+        within = f" in block {name!r} of INSERT{_handle(entity)}{inside}"
+        for copy in entity.multi_insert():
+            yield from _exploded(_block(copy, wanted, on, where, label), wanted, where, on, within, blocks + (name,))
+
+
+def _block(insert: Any, wanted: str, layer: str, where: str, label: str) -> list[Any]:
+    """The entities of a block reference, transformed by ezdxf; an entity ezdxf cannot transform
+    (skipped, with its reason) is an error if it would show on the layer read."""
+    skipped: list[tuple[Any, str]] = []
+    try:
+        parts = list(insert.virtual_entities(skipped_entity_callback=lambda e, why: skipped.append((e, why))))
+    except Exception as error:  # a missing block definition, or one ezdxf cannot transform
+        raise DxfError(f"{where}: {label} cannot be exploded ({' '.join(str(error).split())})") from None
+    for entity, why in skipped:
+        own = entity.dxf.get("layer", "0")
+        if (layer if own == "0" else own).casefold() == wanted:
+            raise DxfError(f"{where}: {entity.dxftype()}{_handle(entity)} in {label} cannot be exploded ({why})")
+    return parts
+
+
+def _handle(entity: Any) -> str:
+    """`` #handle`` of an entity, or of the block's entity an exploded one was copied from; or nothing."""
+    source = entity.source_of_copy
+    handle = entity.dxf.get("handle") or (source.dxf.get("handle") if source is not None else None)
+    return f" #{handle}" if handle else ""
 
 
 @dataclass(frozen=True)
@@ -291,42 +375,112 @@ class _Limit:
                            + hint)
 
 
-def _pieces(entities: list[Any], where: str, limit: _Limit) -> tuple[list[_Piece], list[_Piece]]:
-    """The lines and arcs of the entities in drawing units, and the circles apart."""
+def _pieces(entities: list[_Drawn], where: str, limit: _Limit) -> tuple[list[_Piece], list[_Piece], list[_Curve]]:
+    """The lines and arcs of the entities in drawing units, the circles apart, and the
+    ellipses and splines (flattened once the drawing's size is known)."""
     pieces: list[_Piece] = []
     circles: list[_Piece] = []
-    for index, entity in enumerate(entities):
+    curves: list[_Curve] = []
+    for index, drawn in enumerate(entities):
+        entity, label = drawn.entity, drawn.label
         kind = entity.dxftype()
-        label = f"{kind} #{entity.dxf.handle}"
         if kind == "LINE":
             start, end = _xy(entity.dxf.start, where, label), _xy(entity.dxf.end, where, label)
             pieces.append(_Piece(start, end, None, True, (index, 0), True))
-            continue
-        up = _up(entity, where, label)
-        if kind == "CIRCLE":
-            center = _xy(entity.ocs().to_wcs(entity.dxf.center), where, label)
-            radius = _finite(entity.dxf.radius, where, label)
-            start = (center[0] + abs(radius), center[1])
-            circles.append(_Piece(start, start, center, True, (index, 0), False, 2 * math.pi))
-        elif kind == "ARC":
-            center = _xy(entity.ocs().to_wcs(entity.dxf.center), where, label)
-            _finite(entity.dxf.radius, where, label)
-            degrees = (_finite(entity.dxf.end_angle, where, label) - _finite(entity.dxf.start_angle, where, label))
-            sweep = math.radians(degrees % 360.0) or 2 * math.pi  # equal angles: the whole circle
-            start, end = _xy(entity.start_point, where, label), _xy(entity.end_point, where, label)
-            pieces.append(_Piece(start, end, center, up, (index, 0), False, sweep))
-        else:  # LWPOLYLINE
-            vertices = [_xy(v, where, label) for v in entity.vertices_in_wcs()]
-            bulges = [_finite(b, where, label) for _, _, b in entity.get_points("xyb")]
-            count = len(vertices) if entity.closed else len(vertices) - 1
-            for k in range(count):
-                a, b = vertices[k], vertices[(k + 1) % len(vertices)]
-                bulge = bulges[k] if up else -bulges[k]  # seen from -z, a counterclockwise bulge turns clockwise
-                piece = _segment(a, b, bulge, (index, k))
-                if piece.center is not None:
-                    limit.check(piece, bulges[k], where, label)
-                pieces.append(piece)
-    return pieces, circles
+        elif kind in ("ELLIPSE", "SPLINE"):
+            curves.append(_Curve(entity, label, index))
+        elif kind == "POLYLINE" and not entity.is_2d_polyline:
+            pieces.extend(_polyline3d(entity, index, where, label))
+        elif kind == "CIRCLE":
+            circles.append(_circle(entity, index, where, label))
+        else:
+            pieces.extend(_planar(entity, index, where, label, limit))
+    return pieces, circles, curves
+
+
+def _circle(entity: Any, index: int, where: str, label: str) -> _Piece:
+    """A CIRCLE, from its rightmost point counterclockwise."""
+    _up(entity, where, label)
+    center = _xy(entity.ocs().to_wcs(entity.dxf.center), where, label)
+    radius = _finite(entity.dxf.radius, where, label)
+    start = (center[0] + abs(radius), center[1])
+    return _Piece(start, start, center, True, (index, 0), False, 2 * math.pi)
+
+
+def _planar(entity: Any, index: int, where: str, label: str, limit: _Limit) -> list[_Piece]:
+    """An ARC, an LWPOLYLINE or a 2D POLYLINE, drawn in its own coordinate system (OCS)."""
+    up = _up(entity, where, label)
+    kind = entity.dxftype()
+    if kind == "ARC":
+        center = _xy(entity.ocs().to_wcs(entity.dxf.center), where, label)
+        _finite(entity.dxf.radius, where, label)
+        degrees = (_finite(entity.dxf.end_angle, where, label) - _finite(entity.dxf.start_angle, where, label))
+        sweep = math.radians(degrees % 360.0) or 2 * math.pi  # equal angles: the whole circle
+        start, end = _xy(entity.start_point, where, label), _xy(entity.end_point, where, label)
+        return [_Piece(start, end, center, up, (index, 0), False, sweep)]
+    if kind == "LWPOLYLINE":
+        vertices = [_xy(v, where, label) for v in entity.vertices_in_wcs()]
+        bulges = [_finite(b, where, label) for _, _, b in entity.get_points("xyb")]
+        return _polyline(vertices, bulges, entity.closed, up, index, where, label, limit)
+    drawn = [v for v in entity.vertices if not v.dxf.flags & _FRAME]
+    ocs = entity.ocs()
+    vertices = [_xy(ocs.to_wcs(v.dxf.location), where, label) for v in drawn]
+    bulges = [_finite(v.dxf.get("bulge", 0.0), where, label) for v in drawn]
+    return _polyline(vertices, bulges, entity.is_closed, up, index, where, label, limit)
+
+
+def _polyline(vertices: list[Point], bulges: list[float], closed: bool, up: bool, index: int, where: str,
+              label: str, limit: _Limit) -> list[_Piece]:
+    """A 2D polyline's segments (an LWPOLYLINE's or a POLYLINE's): straight or bulged, and the
+    closing one if the polyline is closed."""
+    pieces = []
+    count = len(vertices) if closed else len(vertices) - 1
+    for k in range(count):
+        a, b = vertices[k], vertices[(k + 1) % len(vertices)]
+        bulge = bulges[k] if up else -bulges[k]  # seen from -z, a counterclockwise bulge turns clockwise
+        piece = _segment(a, b, bulge, (index, k))
+        if piece.center is not None:
+            limit.check(piece, bulges[k], where, label)
+        pieces.append(piece)
+    return pieces
+
+
+def _polyline3d(entity: Any, index: int, where: str, label: str) -> list[_Piece]:
+    """A 3D polyline's straight segments, z ignored as a LINE's is; a mesh is an error."""
+    if not entity.is_3d_polyline:
+        raise DxfError(f"{where}: {label} is a mesh (polyface or polygon), not an outline; draw the outline as a "
+                       "2D polyline")
+    vertices = [_xy(v.dxf.location, where, label) for v in entity.vertices if not v.dxf.flags & _FRAME]
+    count = len(vertices) if entity.is_closed else len(vertices) - 1
+    return [_Piece(vertices[k], vertices[(k + 1) % len(vertices)], None, True, (index, k), True)
+            for k in range(count)]
+
+
+@dataclass(frozen=True)
+class _Curve:
+    """An ELLIPSE or a SPLINE of the layer, flattened into lines by ezdxf."""
+
+    entity: Any
+    label: str
+    index: int
+
+    def samples(self, where: str) -> list[Point]:
+        """Points on the curve (its ends, and more between), for the drawing's size: every one
+        is on the curve, so the size they give is never more than the part's."""
+        return [_xy(v, where, self.label) for v in self.entity.flattening(math.inf, _SAMPLES)]
+
+    def lines(self, distance: float, where: str, most: int) -> list[_Piece]:
+        """The curve as lines whose vertices lie on it, the chords within ``distance`` of it
+        (ezdxf's adaptive flattening); more than ``most`` lines is an error."""
+        if self.entity.dxftype() == "ELLIPSE":
+            _up(self.entity, where, self.label)  # drawn in XY (mirrored or not: ezdxf's points are as seen)
+        points = []
+        for vertex in self.entity.flattening(distance, _SAMPLES):
+            points.append(_xy(vertex, where, self.label))
+            if len(points) > most + 1:
+                raise DxfError(f"{where}: {self.label} flattens into more than {most} segments at the arc "
+                               f"tolerance; a mechanism has at most {most} faces")
+        return [_Piece(a, b, None, True, (self.index, k), False) for k, (a, b) in enumerate(zip(points, points[1:]))]
 
 
 def _segment(a: Point, b: Point, bulge: float, key: tuple[int, int]) -> _Piece:
@@ -366,6 +520,12 @@ def _finite(value: Any, where: str, label: str) -> float:
 def _chain(pieces: list[_Piece], tolerance: float, where: str) -> list[list[_Piece]]:
     """The pieces chained end to end into closed loops, each starting at its first piece (in the
     file's order) as drawn. End ``2 i`` is piece ``i``'s start, ``2 i + 1`` its end."""
+    # Hand-written, not ezdxf.edgeminer: edgeminer searches a network of edges for loops (it
+    # accepts junctions and chooses among branches, within a time limit, joining ends within a
+    # fixed gap without snapping them), and orders and orients the loops its own way. A profile
+    # needs a branch or a gap to be an error naming where it is, joined ends snapped to the
+    # drawing's stated numbers, and loops in file order as drawn (the face names e0, e1, ...
+    # and the dxf-cam goldens depend on it); edgeminer has none of these.
     ends = [p for piece in pieces for p in (piece.start, piece.end)]
     node = _cluster(ends, tolerance, where)
     members: dict[int, list[int]] = {}

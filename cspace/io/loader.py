@@ -27,7 +27,7 @@ from ..model.geometry import Arc, Element, Line, Point, Profile
 from ..model.kinds import DynamicsKind
 from ..model.limits import MAX_FACES, MAX_MAGNITUDE, NAME
 from ..model.mechanism import Coordinate, Force, InputMotion, Joint, Linkage, Mechanism, Part, Slice, unit
-from ..model.tolerance import TOLERANCE_KEYS
+from ..model.tolerance import DEFAULT_ARC, FLOORS, TOLERANCE_KEYS
 from ..model.validation import check_face_count, check_name, check_number, check_part_count, check_positive
 from .parameters import declared, values
 
@@ -131,6 +131,7 @@ class _Reader:
         self.base = base  # the mechanism file's folder: a dxf profile's path is relative to it
         self.parameters = dict(parameters or {})  # their values: a number may be an expression of them
         self.where = ""
+        self.arc = DEFAULT_ARC  # the file's arc tolerance factor: DXF ellipses and splines are flattened within it
 
     def fail(self, field: str, message: str) -> ModelError:
         return ModelError(message, where=self.where or None, field=field or None)
@@ -152,6 +153,9 @@ class _Reader:
         if dynamics_data and kind == DynamicsKind.SIMPLE:
             raise self.fail("", "[dynamics] is for full dynamics: set dynamics = \"full\" in [mechanism]")
         dynamics = self.dynamics(dynamics_data) if kind == DynamicsKind.FULL else None
+        self.where = "tolerance"  # before the parts: a DXF part's curves are flattened within the arc tolerance
+        factors = self.tolerance(self.table(data, "tolerance", optional=True))
+        self.arc = dict(factors).get("arc", DEFAULT_ARC)
         self.where = "mechanism"
         parts_data = self.array_of_tables(data, "parts", optional=False)
         check_part_count(len(parts_data))  # before the work: a file of 10,000 parts is refused unread
@@ -163,8 +167,6 @@ class _Reader:
         time = self.number(head, "time", optional=True)
         if time is None and inputs:
             raise self.fail("time", "missing: the time allotment in seconds for the input motions")
-        self.where = "tolerance"
-        factors = self.tolerance(self.table(data, "tolerance", optional=True))
         mechanism = Mechanism(name=name, parts=parts, coordinates=coordinates, linkages=linkages,
                               forces=forces, inputs=inputs, time=time or 0.0, source=source,
                               tolerance_factors=factors, dynamics=dynamics)
@@ -288,7 +290,7 @@ class _Reader:
         prefix = f"{name}." if name else prefix
         try:
             loops = read_profiles(self.base / path, layer, prefix=prefix, shown=path, max_faces=MAX_FACES,
-                                  max_magnitude=MAX_MAGNITUDE)
+                                  max_magnitude=MAX_MAGNITUDE, arc=self.dxf_arc())
         except DxfError as error:
             raise error.located(where=self.where or None, field=field) from None
         if "faces" in item:
@@ -296,6 +298,11 @@ class _Reader:
         every = Profile(tuple(element for loop in loops for element in loop.elements))
         self.sticky.update(self.sticky_faces(every, item, field, prefix))
         return loops
+
+    def dxf_arc(self) -> float:
+        """The arc tolerance factor DXF curves are flattened with: the file's, or, if it is out of
+        bounds (refused once the parts are read), the default."""
+        return self.arc if FLOORS["arc"] <= self.arc <= 1 else DEFAULT_ARC
 
     def rename_loops(self, loops: tuple[Profile, ...], names: Any, field: str, prefix: str) -> tuple[Profile, ...]:
         """Apply a ``faces`` list to a DXF layer's loops, one name per face of all the loops in order."""
