@@ -703,3 +703,19 @@ def test_a_block_falls_onto_a_drawn_ellipse_or_bulged_polyline_and_rests_on_its_
     assert result.segments[0].start[0] == 12
     assert result.segments[-1].finish[0] == pytest.approx(top, abs=loaded.tolerance.arc)
     assert replay(result) == []
+
+
+def test_a_files_arc_tolerance_is_the_one_its_ellipses_are_flattened_within(tmp_path):
+    """``[tolerance] arc = 1e-6`` (read before the parts): the ellipse keeps within 1e-6 of
+    its size (20), nearer than the default 1e-4 leaves it."""
+    doc, msp = drawing()
+    msp.add_ellipse((0, 0), major_axis=(10, 0), ratio=0.4, dxfattribs={"layer": "plate"})
+    write(doc, tmp_path, "plate.dxf")
+    mechanism = tmp_path / "m.toml"
+    true = shapely.LineString(ellipse_points(10, 4))
+    deviations = []
+    for factor in (None, 1e-6):
+        mechanism.write_text(DROP + (f"\n[tolerance]\narc = {factor}\n" if factor else ""))
+        (loop,) = load(mechanism).part("plate").slices[0].profiles
+        deviations.append(outline(loop).hausdorff_distance(true))
+    assert deviations[1] <= 1e-6 * 20 < deviations[0] <= 1e-4 * 20
