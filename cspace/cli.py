@@ -10,7 +10,8 @@ exit (where a failure is a traceback).
 
 The command line is where the environment is read, and nowhere in the library:
 ``CSPACE_CACHE`` (the pair-space cache's folder, ``off`` for none; default
-``$XDG_CACHE_HOME/cspace``, else ``~/.cache/cspace``) and ``CSPACE_WORKERS`` (how many
+``$XDG_CACHE_HOME/cspace``, else ``~/.cache/cspace``), ``CSPACE_CACHE_MAX`` (its size cap;
+default 500M) and ``CSPACE_WORKERS`` (how many
 processes build pair spaces; default the processors this one may run on) become
 :func:`cspace.analyze`'s ``cache`` and ``workers``. The library's warnings (the
 ``cspace`` logger) are printed here as ``cspace: warning: ...``.
@@ -177,8 +178,22 @@ def _parser() -> argparse.ArgumentParser:
                                                "takes an example's name wherever it takes a mechanism file; "
                                                "a file of that name in the current folder wins.")
     examples.set_defaults(run=_examples)
+    _cache_command(commands)
     _sweep_commands(commands)
     return parser
+
+
+def _cache_command(commands) -> None:
+    """``cache info`` and ``cache clear``: the pair-space cache seen and emptied."""
+    cache = commands.add_parser("cache", help="show (info) or empty (clear) the pair-space cache",
+                                description="The pair-space cache: CSPACE_CACHE is its folder, CSPACE_CACHE_MAX "
+                                            "its size cap (default 500M; the least recently used entries are "
+                                            "evicted past it).")
+    actions = cache.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions.add_parser("info", help="where the cache is, its entries and their size, its cap").set_defaults(
+        run=_cache_info)
+    actions.add_parser("clear", help="remove every entry, saying how many and how much").set_defaults(
+        run=_cache_clear)
 
 
 def _sweep_commands(commands) -> None:
@@ -318,6 +333,35 @@ def cache_folder() -> Path | None:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cspace"
 
 
+def cache_limit() -> float:
+    """The pair-space cache's size cap in bytes: ``CSPACE_CACHE_MAX`` (a size such as 500M or 2G,
+    or none for no cap), else 500 MB."""
+    from .spaces.budget import parse_size
+    from .spaces.cache import DEFAULT_LIMIT
+
+    setting = os.environ.get("CSPACE_CACHE_MAX", "").strip()
+    if not setting:
+        return DEFAULT_LIMIT
+    if setting.lower() == "none":
+        return float("inf")
+    try:
+        return parse_size(setting)
+    except ValueError as error:
+        raise CacheSettingError(f"CSPACE_CACHE_MAX: {error}") from None
+
+
+def pair_cache():
+    """The command line's pair-space cache (:class:`~cspace.spaces.cache.PairCache`), None when it is off."""
+    from .spaces.cache import PairCache
+
+    folder = cache_folder()
+    return None if folder is None else PairCache(folder, cache_limit())
+
+
+class CacheSettingError(CspaceError, ValueError):
+    """``CSPACE_CACHE_MAX`` is not a size (exit status 2)."""
+
+
 def workers() -> int:
     """How many processes build pair spaces: ``CSPACE_WORKERS``, else the usable processors."""
     from .spaces.parallel import usable
@@ -365,7 +409,7 @@ def _analyzed(path: str, options: argparse.Namespace):
     from .tracing.analysis import analyze
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
-    analysis = analyze(load(mechanism_file(path), dict(getattr(options, "set", ()))), cache=cache_folder(),
+    analysis = analyze(load(mechanism_file(path), dict(getattr(options, "set", ()))), cache=pair_cache(),
                        workers=workers(), max_memory=bound, progress=_progress(options))
     for settled in analysis.settled:
         say(f"cspace: note: {path}: {settled}")
@@ -559,6 +603,38 @@ def _plot_pair(args: argparse.Namespace) -> int:
         result = trace(analysis, until=args.until)
     plot_pair(analysis, result, args.part_a, args.part_b, args.output)
     write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")
+    return 0
+
+
+def _cache_info(args: argparse.Namespace) -> int:
+    from .spaces.budget import size_text
+    from .spaces.cache import usage
+
+    folder, limit = cache_folder(), cache_limit()
+    if folder is None:
+        write_stdout("cache: off (CSPACE_CACHE)\n")
+        return 0
+    held = usage(folder)
+    lines = [f"location: {printable(str(folder))}", f"entries: {held.entries} ({size_text(held.size)})"]
+    if held.other_entries:
+        lines.append(f"from other versions of cspace: {held.other_entries} ({size_text(held.other_size)}), "
+                     "removed at the next store")
+    lines.append(f"cap: {'none' if limit == float('inf') else size_text(limit)} (CSPACE_CACHE_MAX), "
+                 "least recently used evicted first")
+    write_stdout("\n".join(lines) + "\n")
+    return 0
+
+
+def _cache_clear(args: argparse.Namespace) -> int:
+    from .spaces.budget import size_text
+    from .spaces.cache import clear
+
+    folder = cache_folder()
+    if folder is None:
+        write_stdout("cache: off (CSPACE_CACHE)\n")
+        return 0
+    removed = clear(folder)
+    write_stdout(f"{printable(str(folder))}: removed {removed.entries} entries ({size_text(removed.size)})\n")
     return 0
 
 
