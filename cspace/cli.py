@@ -86,8 +86,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="print one JSON document holding everything: the description, each segment's "
                           "regions and the statistics (with --json, --describe, --regions and --stats "
                           "add nothing to it and print nothing else)")
-    run.add_argument("--path", metavar="OUT", help="write the sampled path to OUT (.csv or .json); says "
-                                                   "what it wrote on standard error")
+    run.add_argument("--path", metavar="OUT", help="write the sampled path to OUT (.csv or .json; - for CSV on "
+                                                   "standard output); says what it wrote on standard error")
+    run.add_argument("--poses", action="store_true",
+                     help="with --path: each moving part's pose after the coordinates, as columns PART.x, "
+                          "PART.y, PART.angle (where its drawing's origin is, how far it turned)")
     run.add_argument("--regions", action="store_true", help="print the regions each segment crossed (Figure 10)")
     run.add_argument("--stats", action="store_true", help="print statistics (Table 2)")
     run.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion "
@@ -419,12 +422,14 @@ def _analyzed(path: str, options: argparse.Namespace):
 def _trace(args: argparse.Namespace) -> int:
     from .report.describe import describe, path_csv, path_json, region_table, statistics_table, to_json
 
-    if args.path is not None:
-        check_output(args.path, (".csv", ".json"), field="--path")
+    _check_path(args)
     start = time.perf_counter()
     result = _traced(args.file, args.until, args, full=True)
     if result.mechanism.dynamics is not None:
         return _report_motion(result, args)
+    if args.path == STDOUT:
+        write_stdout(path_csv(result, poses=args.poses))
+        return 0
     # With --json, standard output is one JSON document holding every report (it parses
     # whatever else is asked for); without, the text reports follow one another.
     if args.json:
@@ -443,7 +448,7 @@ def _trace(args: argparse.Namespace) -> int:
         write_stdout("\n".join(out))
     if args.path is not None:
         csv = args.path.lower().endswith(".csv")
-        write_text(args.path, path_csv(result) if csv else path_json(result))
+        write_text(args.path, path_csv(result, poses=args.poses) if csv else path_json(result, poses=args.poses))
         say(f"cspace: wrote {args.path}: the path sampled at {len(result.samples())} configurations "
             f"({'CSV' if csv else 'JSON'})")
     return 0
@@ -453,6 +458,22 @@ class OptionError(CspaceError):
     """An option the command cannot honour for this mechanism (exit status 2)."""
 
 
+STDOUT = "-"  # --path -: the path's CSV is standard output
+
+
+def _check_path(args: argparse.Namespace) -> None:
+    """Refuse, before any work, a --path that cannot be written, --poses without --path, and
+    --path - beside another report (standard output holds the path alone)."""
+    if args.poses and args.path is None:
+        raise OptionError("--poses: the poses are columns of the path: add --path OUT")
+    if args.path == STDOUT:
+        if args.describe or args.json or args.regions or args.stats:
+            raise OptionError("--path -: standard output holds the path alone; write it to a file (--path OUT.csv) "
+                              "beside --describe, --json, --regions or --stats")
+    elif args.path is not None:
+        check_output(args.path, (".csv", ".json"), field="--path")
+
+
 def _report_motion(result, args: argparse.Namespace) -> int:
     """The reports of a full-dynamics path: its stretches (text or JSON) and the sampled path."""
     from .report.motion import describe_motion, motion_csv, motion_json
@@ -460,14 +481,17 @@ def _report_motion(result, args: argparse.Namespace) -> int:
     if args.regions or args.stats:
         raise OptionError("--regions and --stats report the paper's simple dynamics; a full-dynamics path has "
                        "its stretches (--describe, --json) and its path (--path)")
-    if args.path is not None and not args.path.lower().endswith(".csv"):
+    if args.path is not None and args.path != STDOUT and not args.path.lower().endswith(".csv"):
         raise OptionError(f"--path {args.path}: a full-dynamics path is written as CSV")
+    if args.path == STDOUT:
+        write_stdout(motion_csv(result, poses=args.poses))
+        return 0
     if args.json:
         write_stdout(motion_json(result))
     elif args.describe or not args.path:
         write_stdout(describe_motion(result))
     if args.path is not None:
-        write_text(args.path, motion_csv(result))
+        write_text(args.path, motion_csv(result, poses=args.poses))
         say(f"cspace: wrote {args.path}: the path sampled at {len(result.times)} instants (CSV)")
     return 0
 
