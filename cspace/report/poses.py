@@ -11,13 +11,15 @@ and have no columns.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from ..kinetics.linkage_motion import LinkageMotion
 from ..kinetics.result import DynamicTrace
 from ..model.kinds import Motion
 from ..model.mechanism import Mechanism
+from ..model.poses import part_transform, rigid
 from ..tracing.trace import Trace
 
 AXES = ("x", "y", "angle")
@@ -36,14 +38,28 @@ def pose_columns(mechanism: Mechanism) -> list[str]:
 def pose_rows(source: Trace | DynamicTrace, configurations: Iterable[np.ndarray]) -> list[list[float]]:
     """Each configuration's poses, in :func:`pose_columns`'s order (linkage members posed by
     their linkage: its table for a trace, its exact motion for a dynamic path)."""
-    from ..viz.snapshots import posing  # numpy and cspace only: no renderer is imported
-
-    placed, names = posing(source), moving_parts(source.mechanism)
+    mechanism = source.mechanism
+    members = _members(source)
+    parts = [mechanism.part(name) for name in moving_parts(mechanism)]
     rows = []
     for values in configurations:
-        transforms = placed(np.asarray(values, float))
-        rows.append([value for name in names for value in _pose(transforms[name])])
+        named = {c.name: float(v) for c, v in zip(mechanism.coordinates, values)}
+        placed = members(named)
+        rows.append([value for part in parts for value in _pose(
+            placed[part.name] if part.motion == Motion.LINKAGE else part_transform(mechanism, part, named))])
     return rows
+
+
+def _members(source: Trace | DynamicTrace) -> Callable[[dict[str, float]], dict[str, np.ndarray]]:
+    """A function from named coordinate values to every linkage member's transform."""
+    linkages = source.mechanism.linkages
+    if isinstance(source, DynamicTrace):
+        motions = [(linkage, LinkageMotion(source.mechanism, linkage)) for linkage in linkages]
+        return lambda named: {member: rigid(*motion.jet(named[linkage.input]).poses[member].value)
+                              for linkage, motion in motions for member in linkage.members}
+    tables = source.linkage_tables
+    return lambda named: {member: tables[linkage.name].pose(member, named[linkage.input])
+                          for linkage in linkages for member in linkage.members}
 
 
 def _pose(transform: np.ndarray) -> tuple[float, float, float]:
