@@ -403,17 +403,22 @@ def _progress(options: argparse.Namespace) -> bool:
     return options.progress or sys.stderr.isatty()
 
 
-def _analyzed(path: str, options: argparse.Namespace):
+def _analyzed(path: str, options: argparse.Namespace, parts: dict[str, str] | None = None):
     """The analysis of a mechanism file (or of the example a bare name names), saying on
-    standard error where a part drawn touching was moved to start (:mod:`cspace.tracing.start`)."""
+    standard error where a part drawn touching was moved to start (:mod:`cspace.tracing.start`).
+    ``parts`` (argument: part name), the parts the command's arguments name, are checked once
+    the file is loaded, before any analysis."""
     from .io.examples import mechanism_file
     from .io.loader import load
+    from .model.validation import check_part_names
     from .spaces.budget import laptop_bound
     from .tracing.analysis import analyze
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
-    analysis = analyze(load(mechanism_file(path), dict(getattr(options, "set", ()))), cache=pair_cache(),
-                       workers=workers(), max_memory=bound, progress=_progress(options))
+    mechanism = load(mechanism_file(path), dict(getattr(options, "set", ())))
+    check_part_names(mechanism, parts or {})
+    analysis = analyze(mechanism, cache=pair_cache(), workers=workers(), max_memory=bound,
+                       progress=_progress(options))
     for settled in analysis.settled:
         say(f"cspace: note: {path}: {settled}")
     return analysis
@@ -617,7 +622,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
     from cspace.viz.pair_plot import FORMATS, find_pair, plot_pair
 
     check_output(args.output, FORMATS, field="-o")
-    analysis = _analyzed(args.file, args)
+    analysis = _analyzed(args.file, args, parts={"PART_A": args.part_a, "PART_B": args.part_b})
     find_pair(analysis, args.part_a, args.part_b)
     if analysis.mechanism.dynamics is not None:  # the dynamic path over the same space
         from .kinetics.simulate import simulate

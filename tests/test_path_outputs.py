@@ -120,3 +120,21 @@ def test_a_full_dynamics_path_has_poses_too(capsys):
     assert out.splitlines()[0] == "time,y,dy,kinetic,potential,block.x,block.y,block.angle"
     for row in rows(out):
         assert (row["block.x"], row["block.y"], row["block.angle"]) == (0.0, row["y"], 0.0)
+
+
+def test_plot_pair_checks_its_part_names_before_any_analysis(capsys, monkeypatch):
+    """A typo in a part's name fails at once, in one line with a hint, exit 2: the analysis never starts."""
+    monkeypatch.setattr("cspace.tracing.analysis.analyze", lambda *a, **k: pytest.fail("analysed"))
+    status, out, err = run(["plot-pair", "geneva", "crank", "wheeel", "-o", "x.png"], capsys)
+    assert (status, out) == (2, "")
+    assert err.endswith("geneva.toml: PART_B: unknown part 'wheeel' (did you mean 'wheel'?)\n")
+    assert len(err.splitlines()) == 1
+
+
+def test_an_unknown_coordinate_in_an_inputs_velocities_gets_a_hint_or_the_list(tmp_path, capsys):
+    for typo, said in (("xq", "(did you mean 'xp'?)"), ("zzzz", "; the coordinates are xp, xa, ya, xb, yb, xc, yc")):
+        mechanism = tmp_path / f"{typo}.toml"
+        mechanism.write_text(fixture_path("pusher").read_text().replace("velocities = { xp", f"velocities = {{ {typo}"))
+        status, _, err = run(["trace", str(mechanism)], capsys)
+        assert (status, err) == (2, f"cspace: error: {mechanism}: inputs[0]: velocities: unknown coordinate "
+                                    f"{typo!r} {said}\n".replace(" ;", ";"))
