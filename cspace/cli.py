@@ -10,7 +10,8 @@ exit (where a failure is a traceback).
 
 The command line is where the environment is read, and nowhere in the library:
 ``CSPACE_CACHE`` (the pair-space cache's folder, ``off`` for none; default
-``$XDG_CACHE_HOME/cspace``, else ``~/.cache/cspace``) and ``CSPACE_WORKERS`` (how many
+``$XDG_CACHE_HOME/cspace``, else ``~/.cache/cspace``), ``CSPACE_CACHE_MAX`` (its size cap;
+default 500M) and ``CSPACE_WORKERS`` (how many
 processes build pair spaces; default the processors this one may run on) become
 :func:`cspace.analyze`'s ``cache`` and ``workers``. The library's warnings (the
 ``cspace`` logger) are printed here as ``cspace: warning: ...``.
@@ -85,8 +86,11 @@ def _parser() -> argparse.ArgumentParser:
                      help="print one JSON document holding everything: the description, each segment's "
                           "regions and the statistics (with --json, --describe, --regions and --stats "
                           "add nothing to it and print nothing else)")
-    run.add_argument("--path", metavar="OUT", help="write the sampled path to OUT (.csv or .json); says "
-                                                   "what it wrote on standard error")
+    run.add_argument("--path", metavar="OUT", help="write the sampled path to OUT (.csv or .json; - for CSV on "
+                                                   "standard output); says what it wrote on standard error")
+    run.add_argument("--poses", action="store_true",
+                     help="with --path: each moving part's pose after the coordinates, as columns PART.x, "
+                          "PART.y, PART.angle (where its drawing's origin is, how far it turned)")
     run.add_argument("--regions", action="store_true", help="print the regions each segment crossed (Figure 10)")
     run.add_argument("--stats", action="store_true", help="print statistics (Table 2)")
     run.add_argument("--until", type=_time, metavar="T", help="stop after T seconds of input motion "
@@ -177,8 +181,22 @@ def _parser() -> argparse.ArgumentParser:
                                                "takes an example's name wherever it takes a mechanism file; "
                                                "a file of that name in the current folder wins.")
     examples.set_defaults(run=_examples)
+    _cache_command(commands)
     _sweep_commands(commands)
     return parser
+
+
+def _cache_command(commands) -> None:
+    """``cache info`` and ``cache clear``: the pair-space cache seen and emptied."""
+    cache = commands.add_parser("cache", help="show (info) or empty (clear) the pair-space cache",
+                                description="The pair-space cache: CSPACE_CACHE is its folder, CSPACE_CACHE_MAX "
+                                            "its size cap (default 500M; the least recently used entries are "
+                                            "evicted past it).")
+    actions = cache.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions.add_parser("info", help="where the cache is, its entries and their size, its cap").set_defaults(
+        run=_cache_info)
+    actions.add_parser("clear", help="remove every entry, saying how many and how much").set_defaults(
+        run=_cache_clear)
 
 
 def _sweep_commands(commands) -> None:
@@ -318,6 +336,35 @@ def cache_folder() -> Path | None:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cspace"
 
 
+def cache_limit() -> float:
+    """The pair-space cache's size cap in bytes: ``CSPACE_CACHE_MAX`` (a size such as 500M or 2G,
+    or none for no cap), else 500 MB."""
+    from .spaces.budget import parse_size
+    from .spaces.cache import DEFAULT_LIMIT
+
+    setting = os.environ.get("CSPACE_CACHE_MAX", "").strip()
+    if not setting:
+        return DEFAULT_LIMIT
+    if setting.lower() == "none":
+        return float("inf")
+    try:
+        return parse_size(setting)
+    except ValueError as error:
+        raise CacheSettingError(f"CSPACE_CACHE_MAX: {error}") from None
+
+
+def pair_cache():
+    """The command line's pair-space cache (:class:`~cspace.spaces.cache.PairCache`), None when it is off."""
+    from .spaces.cache import PairCache
+
+    folder = cache_folder()
+    return None if folder is None else PairCache(folder, cache_limit())
+
+
+class CacheSettingError(CspaceError, ValueError):
+    """``CSPACE_CACHE_MAX`` is not a size (exit status 2)."""
+
+
 def workers() -> int:
     """How many processes build pair spaces: ``CSPACE_WORKERS``, else the usable processors."""
     from .spaces.parallel import usable
@@ -356,17 +403,22 @@ def _progress(options: argparse.Namespace) -> bool:
     return options.progress or sys.stderr.isatty()
 
 
-def _analyzed(path: str, options: argparse.Namespace):
+def _analyzed(path: str, options: argparse.Namespace, parts: dict[str, str] | None = None):
     """The analysis of a mechanism file (or of the example a bare name names), saying on
-    standard error where a part drawn touching was moved to start (:mod:`cspace.tracing.start`)."""
+    standard error where a part drawn touching was moved to start (:mod:`cspace.tracing.start`).
+    ``parts`` (argument: part name), the parts the command's arguments name, are checked once
+    the file is loaded, before any analysis."""
     from .io.examples import mechanism_file
     from .io.loader import load
+    from .model.validation import check_part_names
     from .spaces.budget import laptop_bound
     from .tracing.analysis import analyze
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
-    analysis = analyze(load(mechanism_file(path), dict(getattr(options, "set", ()))), cache=cache_folder(),
-                       workers=workers(), max_memory=bound, progress=_progress(options))
+    mechanism = load(mechanism_file(path), dict(getattr(options, "set", ())))
+    check_part_names(mechanism, parts or {})
+    analysis = analyze(mechanism, cache=pair_cache(), workers=workers(), max_memory=bound,
+                       progress=_progress(options))
     for settled in analysis.settled:
         say(f"cspace: note: {path}: {settled}")
     return analysis
@@ -375,12 +427,14 @@ def _analyzed(path: str, options: argparse.Namespace):
 def _trace(args: argparse.Namespace) -> int:
     from .report.describe import describe, path_csv, path_json, region_table, statistics_table, to_json
 
-    if args.path is not None:
-        check_output(args.path, (".csv", ".json"), field="--path")
+    _check_path(args)
     start = time.perf_counter()
     result = _traced(args.file, args.until, args, full=True)
     if result.mechanism.dynamics is not None:
         return _report_motion(result, args)
+    if args.path == STDOUT:
+        write_stdout(path_csv(result, poses=args.poses))
+        return 0
     # With --json, standard output is one JSON document holding every report (it parses
     # whatever else is asked for); without, the text reports follow one another.
     if args.json:
@@ -399,7 +453,7 @@ def _trace(args: argparse.Namespace) -> int:
         write_stdout("\n".join(out))
     if args.path is not None:
         csv = args.path.lower().endswith(".csv")
-        write_text(args.path, path_csv(result) if csv else path_json(result))
+        write_text(args.path, path_csv(result, poses=args.poses) if csv else path_json(result, poses=args.poses))
         say(f"cspace: wrote {args.path}: the path sampled at {len(result.samples())} configurations "
             f"({'CSV' if csv else 'JSON'})")
     return 0
@@ -409,6 +463,22 @@ class OptionError(CspaceError):
     """An option the command cannot honour for this mechanism (exit status 2)."""
 
 
+STDOUT = "-"  # --path -: the path's CSV is standard output
+
+
+def _check_path(args: argparse.Namespace) -> None:
+    """Refuse, before any work, a --path that cannot be written, --poses without --path, and
+    --path - beside another report (standard output holds the path alone)."""
+    if args.poses and args.path is None:
+        raise OptionError("--poses: the poses are columns of the path: add --path OUT")
+    if args.path == STDOUT:
+        if args.describe or args.json or args.regions or args.stats:
+            raise OptionError("--path -: standard output holds the path alone; write it to a file (--path OUT.csv) "
+                              "beside --describe, --json, --regions or --stats")
+    elif args.path is not None:
+        check_output(args.path, (".csv", ".json"), field="--path")
+
+
 def _report_motion(result, args: argparse.Namespace) -> int:
     """The reports of a full-dynamics path: its stretches (text or JSON) and the sampled path."""
     from .report.motion import describe_motion, motion_csv, motion_json
@@ -416,14 +486,17 @@ def _report_motion(result, args: argparse.Namespace) -> int:
     if args.regions or args.stats:
         raise OptionError("--regions and --stats report the paper's simple dynamics; a full-dynamics path has "
                        "its stretches (--describe, --json) and its path (--path)")
-    if args.path is not None and not args.path.lower().endswith(".csv"):
+    if args.path is not None and args.path != STDOUT and not args.path.lower().endswith(".csv"):
         raise OptionError(f"--path {args.path}: a full-dynamics path is written as CSV")
+    if args.path == STDOUT:
+        write_stdout(motion_csv(result, poses=args.poses))
+        return 0
     if args.json:
         write_stdout(motion_json(result))
     elif args.describe or not args.path:
         write_stdout(describe_motion(result))
     if args.path is not None:
-        write_text(args.path, motion_csv(result))
+        write_text(args.path, motion_csv(result, poses=args.poses))
         say(f"cspace: wrote {args.path}: the path sampled at {len(result.times)} instants (CSV)")
     return 0
 
@@ -549,7 +622,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
     from cspace.viz.pair_plot import FORMATS, find_pair, plot_pair
 
     check_output(args.output, FORMATS, field="-o")
-    analysis = _analyzed(args.file, args)
+    analysis = _analyzed(args.file, args, parts={"PART_A": args.part_a, "PART_B": args.part_b})
     find_pair(analysis, args.part_a, args.part_b)
     if analysis.mechanism.dynamics is not None:  # the dynamic path over the same space
         from .kinetics.simulate import simulate
@@ -559,6 +632,38 @@ def _plot_pair(args: argparse.Namespace) -> int:
         result = trace(analysis, until=args.until)
     plot_pair(analysis, result, args.part_a, args.part_b, args.output)
     write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")
+    return 0
+
+
+def _cache_info(args: argparse.Namespace) -> int:
+    from .spaces.budget import size_text
+    from .spaces.cache import usage
+
+    folder, limit = cache_folder(), cache_limit()
+    if folder is None:
+        write_stdout("cache: off (CSPACE_CACHE)\n")
+        return 0
+    held = usage(folder)
+    lines = [f"location: {printable(str(folder))}", f"entries: {held.entries} ({size_text(held.size)})"]
+    if held.other_entries:
+        lines.append(f"from other versions of cspace: {held.other_entries} ({size_text(held.other_size)}), "
+                     "removed at the next store")
+    lines.append(f"cap: {'none' if limit == float('inf') else size_text(limit)} (CSPACE_CACHE_MAX), "
+                 "least recently used evicted first")
+    write_stdout("\n".join(lines) + "\n")
+    return 0
+
+
+def _cache_clear(args: argparse.Namespace) -> int:
+    from .spaces.budget import size_text
+    from .spaces.cache import clear
+
+    folder = cache_folder()
+    if folder is None:
+        write_stdout("cache: off (CSPACE_CACHE)\n")
+        return 0
+    removed = clear(folder)
+    write_stdout(f"{printable(str(folder))}: removed {removed.entries} entries ({size_text(removed.size)})\n")
     return 0
 
 

@@ -8,6 +8,7 @@ import hmac
 import json
 import os
 import random
+import re
 import shutil
 import stat
 import sys
@@ -620,3 +621,84 @@ def test_the_key_covers_every_module_of_cspace():
             "kernels/decompose.py", "spaces/rotation.py"} <= set(names)
     expected = hashlib.sha256(b"".join(n.encode() + b"\0" + (package / n).read_bytes() for n in names)).hexdigest()
     assert cache._CODE == expected
+
+
+def _filled(folder: Path) -> list[Path]:
+    """A cache holding the pusher's entries, oldest first, each used a second after the one before."""
+    analyze(load(fixture_path("pusher")), cache=folder)
+    entries = _entries(folder)
+    for k, entry in enumerate(entries):
+        os.utime(entry, (1_000_000 + k, 1_000_000 + k))
+    return entries
+
+
+def test_cache_info_and_clear_say_where_how_many_and_how_much(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    entries = _filled(tmp_path)
+    size = sum(entry.stat().st_size for entry in entries)
+    assert main(["cache", "info"]) == 0
+    text = f"{size / 1e3:.3g} KB"
+    assert capsys.readouterr().out == (f"location: {tmp_path}\nentries: {len(entries)} ({text})\n"
+                                       "cap: 500 MB (CSPACE_CACHE_MAX), least recently used evicted first\n")
+    assert main(["cache", "clear"]) == 0
+    assert capsys.readouterr().out == f"{tmp_path}: removed {len(entries)} entries ({text})\n"
+    assert _entries(tmp_path) == [] and (tmp_path / cache.SECRET).exists()
+    monkeypatch.setenv("CSPACE_CACHE_MAX", "2 G")
+    assert main(["cache", "info"]) == 0
+    assert capsys.readouterr().out.endswith("entries: 0 (0 B)\ncap: 2 GB (CSPACE_CACHE_MAX), least recently "
+                                            "used evicted first\n")
+
+
+def test_a_bad_cache_cap_is_one_line_and_exit_2(monkeypatch, capsys):
+    monkeypatch.setenv("CSPACE_CACHE_MAX", "lots")
+    assert main(["cache", "info"]) == 2
+    assert capsys.readouterr().err == ("cspace: error: CSPACE_CACHE_MAX: expected a size such as 4G, 512M or 8e9 "
+                                       "bytes, got 'lots'\n")
+
+
+def test_the_cap_evicts_the_least_recently_used_first(tmp_path):
+    entries = _filled(tmp_path)
+    used = entries[0]
+    cache.PairCache(tmp_path).load(used.stem)  # the oldest, read: now the most recently used
+    sizes = {entry.name: entry.stat().st_size for entry in entries}
+    others = entries[1:]
+    limit = sum(sizes.values()) - sizes[others[0].name] - sizes[others[1].name]
+    space = cache.PairCache(tmp_path).load(others[2].stem)
+    cache.PairCache(tmp_path, limit=limit).store(others[2].stem, space)  # stored again: used now too
+    assert [entry.name for entry in _entries(tmp_path)] == sorted(e.name for e in entries if e not in others[:2])
+
+
+def test_an_entry_of_another_version_is_removed_when_the_cache_is_next_written(monkeypatch, tmp_path, capsys):
+    entries = _filled(tmp_path)
+    old, older = entries[0], entries[1]
+    old.write_text(old.read_text().replace(f'"code": "{cache.CODE}"', '"code": "' + "0" * 16 + '"'))
+    older.write_text(re.sub(r', "code": "[0-9a-f]{16}"', "", older.read_text()).replace('"format": 7', '"format": 6'))
+    monkeypatch.setenv("CSPACE_CACHE", str(tmp_path))
+    assert main(["cache", "info"]) == 0
+    assert "from other versions of cspace: 2 (" in capsys.readouterr().out
+    space = cache.PairCache(tmp_path).load(entries[2].stem)
+    cache.PairCache(tmp_path).store(entries[2].stem, space)
+    assert _entries(tmp_path) == entries[2:]
+
+
+def test_eviction_beside_another_process_skips_an_entry_that_vanished(monkeypatch, tmp_path):
+    """Another process evicts an entry between this one listing the folder and looking at
+    (or removing) it: no error, the rest is tidied as ever."""
+    entries = _filled(tmp_path)
+    gone = entries[0]
+    looked = cache._entry
+
+    def racing(pairs: int, name: str):
+        if name == gone.name and gone.exists():
+            gone.unlink()  # the other process's eviction
+        return looked(pairs, name)
+
+    monkeypatch.setattr(cache, "_entry", racing)
+    space = cache.PairCache(tmp_path).load(entries[1].stem)
+    cache.PairCache(tmp_path, limit=0).store(entries[1].stem, space)
+    assert _entries(tmp_path) == []
+    pairs = os.open(tmp_path / cache.PAIRS, os.O_RDONLY)
+    try:
+        assert cache._remove(pairs, gone.name) is False  # and removing it again is no error either
+    finally:
+        os.close(pairs)

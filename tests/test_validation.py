@@ -270,7 +270,7 @@ def test_gravity_on_an_unknown_coordinate_names_the_force_and_the_field():
 
 @pytest.mark.parametrize("broken, message", [
     (block_on_frame(forces=(Force("gravity", "nope", -1),)), "forces[0]: coordinate: unknown coordinate 'nope'"),
-    (block_on_frame(inputs=(InputMotion((("q", 1.0),), 0.25),)), "inputs[0]: velocities: unknown coordinate 'q'"),
+    (block_on_frame(inputs=(InputMotion((("q", 1.0),), 0.25),)), "inputs[0]: velocities: unknown coordinate 'q'; the coordinates are x, y"),
     (dataclasses.replace(block_on_frame(), coordinates=(Coordinate("x", "block", axis=(1.0, 0.0)),)),
      "part 'block': coordinates[1]: unknown coordinate 'y': the mechanism's coordinates hold none of that name"),
     (dataclasses.replace(block_on_frame(), parts=()), "mechanism: parts: a mechanism needs at least one part"),

@@ -1059,7 +1059,7 @@ def test_regions_command(capsys, form, marker):
 
 @pytest.mark.parametrize("argv,message", [
     (["plot-pair", FEEDER, "pistn", "block1", "-o", "{tmp}/p.png"],
-     "PART_A: no part named 'pistn'; the parts are frame, driver, link, piston, block1, block2, block3"),
+     "PART_A: unknown part 'pistn' (did you mean 'piston'?)"),
     (["plot-pair", FEEDER, "driver", "block1", "-o", "{tmp}/p.png"],
      "PART_B: parts 'driver' and 'block1' never touch, so they have no configuration space"),
     (["plot-pair", FEEDER, "piston", "block1", "-o", "{tmp}/missing/p.png"], "-o: directory '{tmp}/missing' does not exist"),

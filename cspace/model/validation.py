@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .checks import check_profiles
@@ -372,7 +372,8 @@ def _check_inputs(mechanism: Mechanism) -> None:
         given: set[str] = set()
         for coordinate, velocity in motion.velocities:
             if coordinate not in known:
-                raise ModelError(_unknown("coordinate", coordinate, known), where=where, field="velocities")
+                names = [c.name for c in mechanism.coordinates]
+                raise ModelError(unknown_listed("coordinate", coordinate, names), where=where, field="velocities")
             check_number(velocity, where=where, field=f"velocities.{coordinate}")
             if velocity == 0:
                 raise ModelError("velocity must not be zero", where=where, field=f"velocities.{coordinate}")
@@ -565,6 +566,31 @@ def _unknown(kind: str, name: str, known: Iterable[str]) -> str:
     hint = difflib.get_close_matches(str(name), sorted(known), n=1)
     suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
     return f"unknown {kind} {name!r}{suggestion}"
+
+
+def unknown_listed(kind: str, name: str, known: Sequence[str]) -> str:
+    """The message for a ``kind`` named ``name`` not among ``known``: the nearest known name as a
+    hint (a looser match than :func:`_unknown`'s: short names differ by a larger share), else them all.
+
+    >>> unknown_listed("coordinate", "xq", ["xp", "ya"]), unknown_listed("part", "zz", ["frame"])
+    ("unknown coordinate 'xq' (did you mean 'xp'?)", "unknown part 'zz'; the parts are frame")
+    """
+    hint = difflib.get_close_matches(str(name), list(known), n=1, cutoff=0.5)
+    if hint:
+        return f"unknown {kind} {name!r} (did you mean {hint[0]!r}?)"
+    return f"unknown {kind} {name!r}; the {kind}s are {', '.join(known)}"
+
+
+def check_part_names(mechanism: Mechanism, names: Mapping[str, str]) -> None:
+    """Raise ModelError, naming the field, unless every part of ``names`` (field: part name) is a
+    part of the mechanism, and they are different parts."""
+    parts = [part.name for part in mechanism.parts]
+    for field, name in names.items():
+        if name not in parts:
+            raise ModelError(unknown_listed("part", name, parts), file=mechanism.source, field=field)
+    if len(set(names.values())) < len(names):
+        raise ModelError(f"a pair needs two different parts, got {list(names.values())[0]!r} twice",
+                         file=mechanism.source, field=list(names)[-1])
 
 
 def _num(value: float) -> str:

@@ -223,24 +223,39 @@ def path_rows(trace: Trace) -> list[tuple]:
     return rows
 
 
-def path_csv(trace: Trace) -> str:
-    """The sampled path as CSV."""
+def path_csv(trace: Trace, poses: bool = False) -> str:
+    """The sampled path as CSV; with ``poses``, each moving part's pose after the coordinates
+    (:mod:`cspace.report.poses`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    names = [c.name for c in trace.mechanism.coordinates]
-    places = [_decimals(trace.mechanism, name, 10) for name in names]
-    writer.writerow(["time", "segment"] + names)
-    for time, segment, *values in path_rows(trace):
-        writer.writerow([_csv_number(time), segment] + [_csv_number(v, d) for v, d in zip(values, places)])
+    names, places, rows = _path_table(trace, poses)
+    writer.writerow(names)
+    for row in rows:
+        writer.writerow([_csv_number(row[0]), row[1]] + [_csv_number(v, d) for v, d in zip(row[2:], places)])
     return out.getvalue()
 
 
-def path_json(trace: Trace) -> str:
-    """The sampled path as JSON: column names and rows."""
-    names = ["time", "segment"] + [c.name for c in trace.mechanism.coordinates]
-    places = [_decimals(trace.mechanism, c.name, 10) for c in trace.mechanism.coordinates]
-    rows = [[_clean(r[0]), r[1]] + [_clean(v, d) for v, d in zip(r[2:], places)] for r in path_rows(trace)]
+def path_json(trace: Trace, poses: bool = False) -> str:
+    """The sampled path as JSON: column names and rows (with ``poses``, as :func:`path_csv`)."""
+    names, places, rows = _path_table(trace, poses)
+    rows = [[_clean(r[0]), r[1]] + [_clean(v, d) for v, d in zip(r[2:], places)] for r in rows]
     return json.dumps({"columns": names, "rows": rows}) + "\n"
+
+
+def _path_table(trace: Trace, poses: bool) -> tuple[list[str], list[int], list[list]]:
+    """The path's column names, the decimals of each column after time and segment, and its rows."""
+    names = [c.name for c in trace.mechanism.coordinates]
+    places = [_decimals(trace.mechanism, name, 10) for name in names]
+    rows = [list(row) for row in path_rows(trace)]
+    if not poses:
+        return ["time", "segment"] + names, places, rows
+    from .poses import pose_columns, pose_rows
+
+    columns = pose_columns(trace.mechanism)
+    lengths = 10 + extra_decimals(trace.mechanism)
+    places += [10 if column.endswith(".angle") else lengths for column in columns]
+    extra = pose_rows(trace, (q for _, _, q in trace.samples()))
+    return ["time", "segment"] + names + columns, places, [row + more for row, more in zip(rows, extra)]
 
 
 def region_rows(trace: Trace) -> tuple[list[str], list[list[str]]]:

@@ -79,14 +79,19 @@ def motion_json(result: DynamicTrace) -> str:
     return json.dumps(document, indent=1) + "\n"
 
 
-def motion_csv(result: DynamicTrace) -> str:
-    """The sampled path: time, every coordinate, every rate (``d`` + its name), kinetic and potential energy."""
+def motion_csv(result: DynamicTrace, poses: bool = False) -> str:
+    """The sampled path: time, every coordinate, every rate (``d`` + its name), kinetic and potential
+    energy; with ``poses``, then each moving part's pose (:mod:`cspace.report.poses`)."""
+    from .poses import pose_columns, pose_rows
+
     names = [c.name for c in result.mechanism.coordinates]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["time"] + names + [f"d{n}" for n in names] + ["kinetic", "potential"])
-    for t, q, v, e in zip(result.times, result.configs, result.rates, result.energies):
-        writer.writerow([repr(float(x)) for x in (t, *q, *v, *e)])
+    columns = pose_columns(result.mechanism) if poses else []
+    writer.writerow(["time"] + names + [f"d{n}" for n in names] + ["kinetic", "potential"] + columns)
+    placed = pose_rows(result, result.configs) if poses else [[] for _ in result.times]
+    for t, q, v, e, p in zip(result.times, result.configs, result.rates, result.energies, placed):
+        writer.writerow([repr(float(x)) for x in (t, *q, *v, *e, *p)])
     return out.getvalue()
 
 

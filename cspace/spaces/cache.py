@@ -38,11 +38,23 @@ entries are opened relative to it without following links. A secret that is not 
 regular file of this user with mode 0600 and of ``SECRET_BYTES`` bytes, or a
 ``pairs`` that is not a directory (a planted symlink), makes the cache unused for the
 run, with one warning (``not using the cache ...``).
-cspace deletes only files it made: its temporary files (named ``.cspace-<32 hex
+cspace deletes only files it made: entries (by their names, regular files of this user) when
+evicting or clearing, and its temporary files (named ``.cspace-<32 hex
 digits>.tmp``, created exclusively, written, then renamed into place) left behind by
 a killed run, once they are a minute old, and only if they are regular files of this
-user (a concurrent writer's fresh one is left alone). A damaged entry is replaced,
-never deleted.
+user (a concurrent writer's fresh one is left alone). A damaged entry is replaced when its
+pair is computed again, and otherwise deleted only as any entry is: least recently used.
+
+The cache is bounded: after each store, entries another version of cspace wrote are removed
+(each entry says which code wrote it: ``code``, the first 16 hex digits of the hash of
+cspace's source that is in every key, written after its signature; an entry of an older
+format has none, and counts as another version's), then the least recently used entries
+until the rest hold at most the cache's ``limit`` bytes (``DEFAULT_LIMIT``, 500 MB). "Used" is
+an entry's modification time, which every read sets (access times are often not kept). The
+``code`` is not signed: it only decides what is evicted, and anyone who could forge it can
+delete the file anyway. Evicting is safe beside other processes doing the same: an entry
+that vanishes meanwhile is skipped, never an error. :func:`usage` counts what a cache
+holds and :func:`clear` removes its entries (``cspace cache info`` and ``cspace cache clear``).
 
 A cache is a folder given to :func:`cspace.analyze` (``cache=``; the command line's is
 ``$CSPACE_CACHE``, else ``$XDG_CACHE_HOME/cspace``, else ``~/.cache/cspace``). It is one
@@ -77,10 +89,15 @@ from ..model.mechanism import Slice
 from ..model.tolerance import Tolerance
 from .pairspace import Contact, PairSpace, Region, RegionEdge
 
-FORMAT = 6
-_ENVELOPE = '{{"format": {format}, "key": "{key}", "mac": "{mac}", "space": {space}}}'
+FORMAT = 7
+_ENVELOPE = '{{"format": {format}, "key": "{key}", "mac": "{mac}", "code": "{code}", "space": {space}}}'
 _ENTRY = re.compile(r'\{"format": (?P<format>[0-9]{1,9}), "key": "(?P<key>[0-9a-f]{64})", '
-                    r'"mac": "(?P<mac>[0-9a-f]{64})", "space": (?P<space>.*)\}', re.DOTALL)
+                    r'"mac": "(?P<mac>[0-9a-f]{64})", "code": "[0-9a-f]{16}", "space": (?P<space>.*)\}', re.DOTALL)
+_HEAD = re.compile(rb'\{"format": (?P<format>[0-9]{1,9}), "key": "[0-9a-f]{64}", "mac": "[0-9a-f]{64}", '
+                   rb'(?:"code": "(?P<code>[0-9a-f]{16})", )?')  # the start of an entry of any format since 6
+HEAD_BYTES = 256
+ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.json")  # the only entry names cspace reads, evicts or clears
+DEFAULT_LIMIT = 500_000_000  # bytes of entries a cache keeps by default (500 MB)
 MAX_BYTES = 256 * 1024 * 1024  # no pair space of a valid mechanism comes near this
 NUMBERS = {int, float}  # JSON numbers (a bool is not one)
 STALE_SECONDS = 60.0  # a temporary file this old belongs to a run that was killed
@@ -95,6 +112,7 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE = hashlib.sha256(b"".join(str(path.relative_to(_PACKAGE)).encode() + b"\0" + path.read_bytes()
                                 for path in sorted(_PACKAGE.rglob("*.py"))
                                 if path.relative_to(_PACKAGE).parts[0] != "viz")).hexdigest()  # rendering builds nothing
+CODE = _CODE[:16]  # the code's mark written in each entry: an entry with another was written by another version
 _WARNED: set[str] = set()  # cache folders already refused, with their one warning
 LOG = logging.getLogger("cspace")
 
@@ -151,8 +169,9 @@ class PairCache:
     True
     """
 
-    def __init__(self, folder: str | os.PathLike) -> None:
+    def __init__(self, folder: str | os.PathLike, limit: float = DEFAULT_LIMIT) -> None:
         self.folder = Path(folder)
+        self.limit = limit  # bytes of entries kept; past it the least recently used are evicted
 
     def load(self, digest: str) -> PairSpace | None:
         """The cached pair space for ``digest``, if there is a valid one.
@@ -166,7 +185,9 @@ class PairCache:
             pairs, secret = opened
             name = f"{digest}.json"
             try:
-                return _decode(_unwrap(_read(pairs, name), digest, secret))
+                space = _decode(_unwrap(_read(pairs, name), digest, secret))
+                _touch(pairs, name)
+                return space
             except FileNotFoundError:
                 return None
             except Damaged as damage:
@@ -183,11 +204,13 @@ class PairCache:
             pairs, secret = opened
             _remove_stale(pairs)
             content = json.dumps(_encode(space))
-            text = _ENVELOPE.format(format=FORMAT, key=digest, mac=entry_mac(secret, digest, content), space=content)
+            text = _ENVELOPE.format(format=FORMAT, key=digest, mac=entry_mac(secret, digest, content), code=CODE,
+                                    space=content)
             try:
                 _write(pairs, f"{digest}.json", text.encode())
             except OSError:
                 return
+            _tidy(pairs, self.limit)
 
     @contextmanager
     def _opened(self, create: bool) -> Iterator[tuple[int, bytes] | None]:
@@ -219,6 +242,136 @@ class PairCache:
 
     def __repr__(self) -> str:
         return f"PairCache({str(self.folder)!r})"
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """A file of the cache named as an entry: its name, size in bytes, when it was last used
+    (its modification time, set on every read), and whether this version of cspace wrote it
+    (None: its start is not an entry's)."""
+
+    name: str
+    size: int
+    used: float
+    current: bool | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Usage:
+    """What a cache folder holds (:func:`usage`) or what was removed from it (:func:`clear`)."""
+
+    entries: int = 0
+    size: int = 0
+    other_entries: int = 0  # of ``entries``, those written by another version of cspace
+    other_size: int = 0
+
+
+def usage(folder: str | os.PathLike) -> Usage:
+    """The entries of a cache folder, counted (none if it has no ``pairs`` folder yet)."""
+    with _entries_folder(Path(folder)) as pairs:
+        return _summed(_entries(pairs)) if pairs is not None else Usage()
+
+
+def clear(folder: str | os.PathLike) -> Usage:
+    """Remove every entry of a cache folder (its secret stays); what was removed."""
+    with _entries_folder(Path(folder)) as pairs:
+        if pairs is None:
+            return Usage()
+        return _summed([entry for entry in _entries(pairs) if _remove(pairs, entry.name)])
+
+
+@contextmanager
+def _entries_folder(folder: Path) -> Iterator[int | None]:
+    """The cache's ``pairs`` folder, opened without following a link; None if there is none.
+    A ``pairs`` that is not a folder is refused (:class:`CacheError`)."""
+    try:
+        root = _root(folder, create=False)
+    except FileNotFoundError:
+        yield None
+        return
+    try:
+        pairs = _pairs(root, create=False)
+    except _Refused as refusal:
+        raise CacheError(f"{folder}: {refusal}") from None
+    finally:
+        os.close(root)
+    try:
+        yield pairs
+    finally:
+        if pairs is not None:
+            os.close(pairs)
+
+
+class CacheError(OSError):
+    """A cache folder that cannot be looked at or cleared; the message says why."""
+
+
+def _summed(entries: list[Entry]) -> Usage:
+    others = [entry for entry in entries if entry.current is False]
+    return Usage(len(entries), sum(e.size for e in entries), len(others), sum(e.size for e in others))
+
+
+def _entries(pairs: int) -> list[Entry]:
+    """Every regular file of this user named as an entry, with its size, last use and version;
+    one that vanishes while being looked at (another process evicted it) is left out."""
+    with os.scandir(pairs) as found:
+        names = [item.name for item in found if ENTRY_NAME.fullmatch(item.name)]
+    entries = []
+    for name in names:
+        try:
+            entries.append(_entry(pairs, name))
+        except (OSError, Damaged):
+            continue
+    return entries
+
+
+def _entry(pairs: int, name: str) -> Entry:
+    """One entry, looked at: raises Damaged unless it is a regular file of this user."""
+    descriptor = os.open(name, _READ, dir_fd=pairs)
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid():
+            raise Damaged("not a regular file of this user")
+        head = _HEAD.match(os.read(descriptor, HEAD_BYTES))
+    finally:
+        os.close(descriptor)
+    current = None if head is None else int(head["format"]) == FORMAT and head["code"] == CODE.encode()
+    return Entry(name, info.st_size, info.st_mtime, current)
+
+
+def _tidy(pairs: int, limit: float) -> None:
+    """Remove the entries another version of cspace wrote, then the least recently used
+    until the rest hold at most ``limit`` bytes. Safe beside another process doing the same:
+    an entry that vanished meanwhile is simply gone."""
+    entries = _entries(pairs)
+    for entry in entries:
+        if entry.current is False:
+            _remove(pairs, entry.name)
+    entries = [entry for entry in entries if entry.current is not False]
+    total = sum(entry.size for entry in entries)
+    for entry in sorted(entries, key=lambda e: e.used):
+        if total <= limit:
+            break
+        _remove(pairs, entry.name)
+        total -= entry.size
+
+
+def _remove(pairs: int, name: str) -> bool:
+    """Unlink an entry; False if it could not be (already gone, or not allowed)."""
+    try:
+        os.unlink(name, dir_fd=pairs)
+        return True
+    except OSError:
+        return False
+
+
+def _touch(pairs: int, name: str) -> None:
+    """Mark an entry used now (its modification time, which eviction reads: access times are
+    often not kept), without following a link; silently not if it cannot be."""
+    try:
+        os.utime(name, dir_fd=pairs, follow_symlinks=False)
+    except OSError:
+        pass
 
 
 def _root(where: Path, create: bool) -> int:
