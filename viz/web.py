@@ -89,6 +89,7 @@ ENERGY_PLACES = 9
 # beside it (its least).
 TEXT_CHAR, MONO_CHAR, TEXT_LINE, MONO_LINE = 8.0, 8.0, 20, 18
 CHROME, GAP, SIDE_BELOW, SIDE_BESIDE = 32 + 34 + 3 * 32 + 8, 16, 520, 300
+PLAYING = "Play/pause with the button or the space bar; drag the slider to scrub."
 HINTS = {
     "simple": "An external motion\n(a part falling) takes no input time: the clock stands still while it plays.",
     "full": "Full dynamics, in real time. An impact takes no time: the clock stands still a moment while it is shown.",
@@ -181,8 +182,7 @@ def page_height(trace: Traced, *, size: tuple[int, int] = (800, 600)) -> int:
     wrapped at generous character widths.
     """
     segments, end = _described(trace)
-    hint = f"Play/pause with the button or the space bar; drag the slider to scrub. {_hint(trace)}"
-    count = len(trace.mechanism.parts)
+    hint, count = _hint(trace), len(trace.mechanism.parts)
     below = size[1] + GAP + _side_height(segments, end, hint, count, SIDE_BELOW)
     beside = max(size[1], _side_height(segments, end, hint, count, SIDE_BESIDE))
     return math.ceil(CHROME + max(below, beside))
@@ -212,7 +212,8 @@ def _described(trace: Traced) -> tuple[list[dict], str]:
 
 
 def _hint(trace: Traced) -> str:
-    return HINTS["full" if isinstance(trace, DynamicTrace) else "simple"]
+    """The line below the legend: how to play the page, and how its clock runs."""
+    return f"{PLAYING} {HINTS['full' if isinstance(trace, DynamicTrace) else 'simple']}"
 
 
 def _places(mechanism: Mechanism) -> int:
@@ -578,7 +579,7 @@ role="img" aria-label="{name}, seen down the z axis">
 <ul id="legend">
 {legend}
 </ul>
-<p class="hint">Play/pause with the button or the space bar; drag the slider to scrub. {hint}</p>
+<p class="hint">{hint}</p>
 <noscript><p>The viewer needs JavaScript to move the parts.</p></noscript>
 </div>
 </div>
