@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .common import analyzed, fixture_path
+from .common import ROOT, analyzed, fixture_path
 
 ENV = {**os.environ, "CSPACE_CACHE": "off", "CSPACE_WORKERS": "1"}  # every pair space built, here
 FEEDER = ("trace", str(fixture_path("feeder")), "--until", "2")
@@ -106,3 +106,11 @@ def test_animate_shows_its_stages_and_frames(tmp_path):
     assert list(dict.fromkeys(stages)) == ["1 of 2, tracing", "2 of 2, rendering the frames"]
     assert re.search(r"f\.gif: .*\d+/\d+", shown)
     assert out.startswith("f.gif: ")
+
+
+def test_a_sweep_shows_its_variants_unless_quiet(tmp_path):
+    sweep = ("sweep", str(ROOT / "fixtures" / "sweeps" / "feeder.toml"), "--vary", "crank=2:4:2", "--out", "r.csv",
+             "--workers", "1")
+    out, shown = on_terminal(sweep, tmp_path)
+    assert re.search(r"2/2 \[.*variant", shown) and out == "r.csv: 2 variants, 2 traced, 0 failed\n"
+    assert on_terminal((*sweep, "--quiet"), tmp_path) == (out, "")
