@@ -25,7 +25,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -288,8 +288,10 @@ def _budget(command: argparse.ArgumentParser) -> None:
                          help="refuse (exit 2), before building anything, a mechanism whose estimated peak "
                               "memory is larger: 4G, 512M, 8e9 (bytes), or none (default: 8G or half this "
                               "machine's memory, the smaller)")
-    command.add_argument("--progress", action="store_true",
-                         help="show progress on standard error (the default when it is a terminal)")
+    shown = command.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true",
+                       help="show progress on standard error (the default when it is a terminal)")
+    shown.add_argument("--quiet", action="store_true", help="show no progress")
 
 
 def _settings(command: argparse.ArgumentParser) -> None:
@@ -400,7 +402,22 @@ def _warnings_said() -> Iterator[None]:
 
 
 def _progress(options: argparse.Namespace) -> bool:
-    return options.progress or sys.stderr.isatty()
+    """Whether to show progress on standard error: when it is a terminal (or asked), unless ``--quiet``."""
+    return not options.quiet and (options.progress or sys.stderr.isatty())
+
+
+@contextmanager
+def _stages(command: str, count: int, options: argparse.Namespace) -> Iterator[Callable[[str], None]]:
+    """A line on standard error, while progress is shown, naming the stage a command is at
+    (``plot-pair: 2 of 3, tracing``); the function it gives begins the next stage."""
+    from tqdm import tqdm
+
+    with tqdm(total=count, desc=command, disable=not _progress(options), file=sys.stderr, leave=False,
+              bar_format="{desc}") as bar:
+        def begin(stage: str) -> None:
+            bar.update()
+            bar.set_description_str(f"{command}: {bar.n} of {count}, {stage}")  # shown at once
+        yield begin
 
 
 def _analyzed(path: str, options: argparse.Namespace, parts: dict[str, str] | None = None):
@@ -556,7 +573,7 @@ def _check(args: argparse.Namespace) -> int:
         write_stdout(f"{printable(args.file)}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} "
                      f"coordinates, full dynamics; integrated {len(motion.stretches)} stretches ({motion.end})\n")
         return 0
-    result = trace(analysis)  # a dry run: nothing that trace would refuse passes the check
+    result = trace(analysis, progress=_progress(args))  # a dry run: nothing that trace would refuse passes
     regions = sum(len(p.geometry) for p in analysis.constraining_pairs)
     write_stdout(f"{printable(args.file)}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} coordinates, "
                  f"{len(mechanism.linkages)} linkages, {len(analysis.pairs)} interacting pairs "
@@ -600,9 +617,12 @@ def _animate(args: argparse.Namespace) -> int:
     from cspace.viz.animation import animate, check_animation
 
     check_animation(args.output, size=args.size, fps=args.fps, field="-o")
-    result = _traced(args.file, args.until, args, full=True)
-    frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
-                     progress=sys.stderr.isatty())
+    with _stages("animate", 2, args) as stage:
+        stage("tracing")
+        result = _traced(args.file, args.until, args, full=True)
+        stage("rendering the frames")
+        frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
+                         progress=_progress(args))
     write_stdout(f"{printable(args.output)}: {frames} frames, {args.size[0]}x{args.size[1]}\n")
     return 0
 
@@ -622,15 +642,19 @@ def _plot_pair(args: argparse.Namespace) -> int:
     from cspace.viz.pair_plot import FORMATS, find_pair, plot_pair
 
     check_output(args.output, FORMATS, field="-o")
-    analysis = _analyzed(args.file, args, parts={"PART_A": args.part_a, "PART_B": args.part_b})
-    find_pair(analysis, args.part_a, args.part_b)
-    if analysis.mechanism.dynamics is not None:  # the dynamic path over the same space
-        from .kinetics.simulate import simulate
-        result = simulate(analysis, until=args.until)
-    else:
-        from .tracing.tracer import trace
-        result = trace(analysis, until=args.until)
-    plot_pair(analysis, result, args.part_a, args.part_b, args.output)
+    with _stages("plot-pair", 3, args) as stage:
+        stage("analysing")
+        analysis = _analyzed(args.file, args, parts={"PART_A": args.part_a, "PART_B": args.part_b})
+        find_pair(analysis, args.part_a, args.part_b)
+        stage("tracing")
+        if analysis.mechanism.dynamics is not None:  # the dynamic path over the same space
+            from .kinetics.simulate import simulate
+            result = simulate(analysis, until=args.until)
+        else:
+            from .tracing.tracer import trace
+            result = trace(analysis, until=args.until, progress=_progress(args))
+        stage("plotting")
+        plot_pair(analysis, result, args.part_a, args.part_b, args.output)
     write_stdout(f"{printable(args.output)}: configuration space of {args.part_a}/{args.part_b}\n")
     return 0
 

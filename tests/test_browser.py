@@ -24,6 +24,7 @@ import cspace.viz.web
 import numpy as np
 import pytest
 from cspace.viz.colors import part_colors
+from cspace.viz.notebook import trace_html
 from cspace.viz.snapshots import part_poses
 from cspace.viz.web import html_page, write_html
 from PIL import Image
@@ -365,3 +366,64 @@ def test_doctests(monkeypatch):
     monkeypatch.chdir(ROOT)
     result = doctest.testmod(cspace.viz.web)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---- the notebook's viewer ---------------------------------------------------------------------------------------
+
+CELL_WIDTHS = (600, 900, 1200)
+SCRIPT_TAG = re.compile(r"<script>.*?</script>", re.S)
+CLIPPED = """() => {
+    const page = document.documentElement, out = [];
+    if (page.scrollHeight > innerHeight) out.push(`page ${page.scrollHeight} px tall in ${innerHeight}`);
+    if (page.scrollWidth > innerWidth) out.push(`page ${page.scrollWidth} px wide in ${innerWidth}`);
+    for (const selector of ["#controls", "#scene", "#record", "#end", "#legend", ".hint"]) {
+        const box = document.querySelector(selector).getBoundingClientRect();
+        if (box.bottom > innerHeight || box.right > innerWidth) out.push(`${selector} ends at ${box.right}, ${box.bottom}`);
+    }
+    return out;
+}"""
+
+
+def notebook_frame(browser, html: str, width: int):
+    """A page as wide as a notebook cell of ``width`` pixels holding ``html``, and the viewer's frame in it."""
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.set_content(f'<!DOCTYPE html><html><body style="margin:0">{html}</body></html>')
+    page.wait_for_function("document.querySelector('iframe').contentWindow.cspaceViewer !== undefined")
+    return page, page.frames[1]
+
+
+def clipped_anywhere(page, frame, feeder, settle: bool) -> list[str]:
+    """What the frame hides at the start, in every segment and at the end (``settle``: after the frame has
+    had time to be resized)."""
+    times = [0.0] + [(s.start_time + s.end_time) / 2 for s in feeder.segments] + [feeder.segments[-1].end_time]
+    found = []
+    for t in times:
+        frame.evaluate("t => window.cspaceViewer.seek(t)", t)
+        if settle:
+            page.wait_for_timeout(50)
+        found += [f"t = {t:g}: {what}" for what in frame.evaluate(CLIPPED)]
+    return found
+
+
+@pytest.mark.parametrize("width", CELL_WIDTHS)
+def test_the_notebook_viewer_takes_its_pages_height(browser, feeder, width):
+    """The frame is resized to the page in it (postMessage), whatever the segment shown: nothing clipped,
+    and no more than a pixel of blank below."""
+    page, frame = notebook_frame(browser, trace_html(feeder), width)
+    try:
+        assert clipped_anywhere(page, frame, feeder, settle=True) == []
+        tall = frame.evaluate("document.documentElement.getBoundingClientRect().height")
+        assert page.evaluate("document.querySelector('iframe').clientHeight") == pytest.approx(tall, abs=1)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("width", CELL_WIDTHS)
+def test_the_notebook_viewer_fits_without_the_notebooks_script(browser, feeder, width):
+    """Where the notebook runs no script of its output (an untrusted notebook), the height computed when
+    the view was written holds the page at every segment."""
+    page, frame = notebook_frame(browser, SCRIPT_TAG.sub("", trace_html(feeder)), width)
+    try:
+        assert clipped_anywhere(page, frame, feeder, settle=False) == []
+    finally:
+        page.close()

@@ -117,8 +117,9 @@ def test_import_registers_the_views_with_ipythons_html_formatter(monkeypatch):
     assert sorted(registered) == ["DynamicTrace", "Mechanism", "Segment", "SweepResults", "Trace"]
     assert registered["Mechanism"](mechanism) == mechanism_html(mechanism)
     assert modules["SweepResults"] == "cspace.sweeps.view"
-    shown = cspace.sweeps.view.SweepResults(pd.DataFrame({"id": ["a"], "crank": [2.0], "error": ["bad"]}), "r.csv")
-    assert registered["SweepResults"](shown) == cspace.sweeps.view.results_html(shown)
+    view = importlib.import_module("cspace.sweeps.view")  # not imported by cspace itself: the test imports it
+    shown = view.SweepResults(pd.DataFrame({"id": ["a"], "crank": [2.0], "error": ["bad"]}), "r.csv")
+    assert registered["SweepResults"](shown) == view.results_html(shown)
 
 
 def test_a_dynamic_trace_shows_its_stretches_and_the_viewer():

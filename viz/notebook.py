@@ -36,12 +36,22 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+# Sizes each viewer's frame to the height its page posts (once per notebook page, for every viewer in it).
+FIT = ("<script>window.cspaceFit || (window.cspaceFit = true, window.addEventListener('message', function (e) {"
+       "var height = e.data && e.data.cspaceViewerHeight; if (!height) return;"
+       "document.querySelectorAll('iframe.cspace-viewer').forEach(function (frame) {"
+       "if (frame.contentWindow === e.source) frame.style.height = height + 'px'; }); }));</script>")
+
+
 def _viewer(result) -> str:
-    """The browser viewer of ``viz.web`` for a trace or a full-dynamics path, in an ``iframe``."""
-    from cspace.viz.web import html_page
+    """The browser viewer of ``viz.web`` for a trace or a full-dynamics path, in an ``iframe`` as tall
+    as its page: the page posts its height, which :data:`FIT` gives the frame; where the notebook runs no
+    script, the frame keeps the height :func:`viz.web.page_height` bounds it by."""
+    from cspace.viz.web import html_page, page_height
 
     page = escape(html_page(result), quote=True)
-    return f'<iframe srcdoc="{page}" style="width:100%;height:560px;border:0" title="cspace viewer"></iframe>'
+    return (f'<iframe class="cspace-viewer" srcdoc="{page}" style="width:100%;height:{page_height(result)}px;'
+            f'border:0" title="cspace viewer"></iframe>{FIT}')
 
 
 def mechanism_html(mechanism: Mechanism) -> str:

@@ -83,6 +83,13 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
 MARGIN = 0.04  # of the drawing's larger side, around every part at every sample
 ANGLE_PLACES = 6
 ENERGY_PLACES = 9
+# Bounds of the page's layout for page_height, in CSS pixels: a character of its text (14 px) and of its
+# monospace (13 px), taken wide; their lines; the body's margins, title and controls (on up to three lines);
+# the gap below the drawing; the side panel's text width below the drawing (a frame of 600 px or more) and
+# beside it (its least).
+TEXT_CHAR, MONO_CHAR, TEXT_LINE, MONO_LINE = 8.0, 8.0, 20, 18
+CHROME, GAP, SIDE_BELOW, SIDE_BESIDE = 32 + 34 + 3 * 32 + 8, 16, 520, 300
+PLAYING = "Play/pause with the button or the space bar; drag the slider to scrub."
 HINTS = {
     "simple": "An external motion\n(a part falling) takes no input time: the clock stands still while it plays.",
     "full": "Full dynamics, in real time. An impact takes no time: the clock stands still a moment while it is shown.",
@@ -126,16 +133,15 @@ def html_page(trace: Traced, *, size: tuple[int, int] = (800, 600)) -> str:
                                       _turns(mechanism, part, shots), places)
               for part in mechanism.parts}
     dynamic = isinstance(trace, DynamicTrace)
-    # One record per segment (stretch), then the end.
-    described = (describe_motion(trace) if dynamic else describe(trace)).rstrip("\n").split("\n\n")
+    segments, end = _described(trace)
     data = {
         "mechanism": mechanism.name,
         "t": [_round(s.time, 9) for s in shots],
         "u": _dynamic_playback(shots) if dynamic else _playback(trace, shots),
         "segment": [s.segment for s in shots],
         "parts": [{"name": name, **series[name]} for name in order],
-        "segments": _stretches(trace, described[:-1]) if dynamic else _segments(trace, described[:-1]),
-        "end": described[-1],
+        "segments": segments,
+        "end": end,
     }
     if dynamic:  # kinetic and potential energy at every sample
         data["energy"] = [[_round(v, ENERGY_PLACES) for v in row] for row in trace.energies.tolist()]
@@ -161,11 +167,53 @@ def html_page(trace: Traced, *, size: tuple[int, int] = (800, 600)) -> str:
         heading=html.escape(_heading(first, len(data["segments"]))),
         record=html.escape(first["record"] if first else "nothing traced"),
         end=html.escape(data["end"]),
-        hint=html.escape(HINTS["full" if dynamic else "simple"]),
+        hint=html.escape(_hint(trace)),
         data=_script_json(data),
         script=_SCRIPT,
         style=_STYLE,
     )
+
+
+def page_height(trace: Traced, *, size: tuple[int, int] = (800, 600)) -> int:
+    """At least the height in CSS pixels of the viewer page of ``trace`` with a drawing of ``size``, in a
+    frame 600 pixels wide or more, whatever segment it shows (for a frame that cannot ask the page).
+
+    It takes the taller of the two layouts, the record below the drawing or beside it, with text
+    wrapped at generous character widths.
+    """
+    segments, end = _described(trace)
+    hint, count = _hint(trace), len(trace.mechanism.parts)
+    below = size[1] + GAP + _side_height(segments, end, hint, count, SIDE_BELOW)
+    beside = max(size[1], _side_height(segments, end, hint, count, SIDE_BESIDE))
+    return math.ceil(CHROME + max(below, beside))
+
+
+def _side_height(segments: list[dict], end: str, hint: str, parts: int, width: float) -> float:
+    """The side panel's height at ``width`` pixels: the tallest heading and record, the end, legend and hint."""
+    shown = [(_heading(s, len(segments)), s["record"]) for s in segments] or [("nothing traced", "nothing traced")]
+    record = max(_lines(h, width, TEXT_CHAR) * TEXT_LINE + _lines(r, width - 20, MONO_CHAR) * MONO_LINE
+                 for h, r in shown)
+    return (record + 16 + _lines(end, width, MONO_CHAR) * MONO_LINE + 18 + math.ceil(parts / 2) * TEXT_LINE
+            + _lines(hint, width, TEXT_CHAR) * TEXT_LINE + 24)
+
+
+def _lines(text: str, width: float, char: float) -> int:
+    """Lines ``text`` takes wrapped at ``width`` pixels, ``char`` pixels a character."""
+    return sum(max(1, math.ceil(len(line) * char / width)) for line in text.split("\n"))
+
+
+def _described(trace: Traced) -> tuple[list[dict], str]:
+    """The page's segments (a dynamic path's stretches), each with its record, and the end."""
+    dynamic = isinstance(trace, DynamicTrace)
+    # One record per segment (stretch), then the end.
+    described = (describe_motion(trace) if dynamic else describe(trace)).rstrip("\n").split("\n\n")
+    segments = _stretches(trace, described[:-1]) if dynamic else _segments(trace, described[:-1])
+    return segments, described[-1]
+
+
+def _hint(trace: Traced) -> str:
+    """The line below the legend: how to play the page, and how its clock runs."""
+    return f"{PLAYING} {HINTS['full' if isinstance(trace, DynamicTrace) else 'simple']}"
 
 
 def _places(mechanism: Mechanism) -> int:
@@ -350,8 +398,8 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 #scrub { flex: 1 1 240px; min-width: 160px; }
 #time { font-variant-numeric: tabular-nums; min-width: 15em; }
 #main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
-#stage { outline: 1px solid #ccc; line-height: 0; }
-#scene { display: block; background: #fcfcfc; }
+#stage { outline: 1px solid #ccc; line-height: 0; min-width: 0; max-width: 100%; }
+#scene { display: block; max-width: 100%; height: auto; background: #fcfcfc; }
 #scene path { fill-rule: evenodd; fill-opacity: 0.85; stroke: #333; stroke-width: 1;
   vector-effect: non-scaling-stroke; stroke-linejoin: round; }
 #side { flex: 1 1 320px; min-width: 320px; max-width: 620px; }
@@ -377,6 +425,7 @@ _SCRIPT = r"""
   var heading = document.getElementById("heading"), record = document.getElementById("record");
   var E = D.energy || null;
   var u = 0, playing = false, last = null, shown = null, now = {t: 0, segment: S[0], energy: null};
+  var sentHeight = null;
 
   function value(series, k, f) {
     if (typeof series === "number") return series;
@@ -451,6 +500,14 @@ _SCRIPT = r"""
     render();
   }
 
+  function postHeight() {  // in a frame (a notebook's): tell the page holding it how tall this one is
+    var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height !== sentHeight) {
+      sentHeight = height;
+      window.parent.postMessage({cspaceViewerHeight: height}, "*");
+    }
+  }
+
   play.addEventListener("click", function () { setPlaying(!playing); });
   scrub.addEventListener("input", function () { u = Number(scrub.value); render(); });
   document.addEventListener("keydown", function (e) {
@@ -484,6 +541,7 @@ _SCRIPT = r"""
     }
   });
   render();
+  if (window.parent !== window && window.ResizeObserver) new ResizeObserver(postHeight).observe(document.documentElement);
 })();
 """
 
@@ -521,7 +579,7 @@ role="img" aria-label="{name}, seen down the z axis">
 <ul id="legend">
 {legend}
 </ul>
-<p class="hint">Play/pause with the button or the space bar; drag the slider to scrub. {hint}</p>
+<p class="hint">{hint}</p>
 <noscript><p>The viewer needs JavaScript to move the parts.</p></noscript>
 </div>
 </div>

@@ -139,13 +139,20 @@ def build_pairs(mechanism: Mechanism, pairs: list[tuple[str, str]], *, cache: Pa
                 workers: int = 1, progress: bool = False) -> tuple[PairSpace, ...]:
     """The space of every pair (by part names), costly ones built at once in ``workers``
     processes, each read from ``cache`` where it holds one and kept there; ``progress``
-    shows a bar on standard error."""
+    shows a bar on standard error: the spaces built of how many, and the pair being built."""
     builders = Builders(mechanism, cache, workers)
     requests = [Request.of(mechanism, a, b) for a, b in pairs]
-    with parallel.collector_paused():
+    with parallel.collector_paused(), tqdm(total=len(requests), desc="pair spaces", unit="pair", disable=not progress,
+                                           file=sys.stderr, leave=False) as bar:
+        if builders.workers > 1:
+            bar.set_postfix_str(f"the costly ones in {builders.workers} processes")
         builders.prefetch(requests)
-        return tuple(builders.space(request) for request in tqdm(requests, desc="pair spaces", unit="pair",
-                                                                 disable=not progress, file=sys.stderr, leave=False))
+        spaces = []
+        for request in requests:
+            bar.set_postfix_str(f"{request.a.name}/{request.b.name}")
+            spaces.append(builders.space(request))
+            bar.update()
+        return tuple(spaces)
 
 
 def _attempt(builder: Builder, request: Request, whole: bool) -> PairSpace | object | None:

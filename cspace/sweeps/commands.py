@@ -41,8 +41,10 @@ def add_commands(commands, cache_folder) -> None:
                        help="Dask workers on this machine (default: one per core; 1: run here, without Dask)")
     sweep.add_argument("--scheduler", metavar="ADDRESS",
                        help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 (its workers need cspace)")
-    sweep.add_argument("--progress", action="store_true",
+    shown = sweep.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true",
                        help="show a progress bar on standard error (the default when it is a terminal)")
+    shown.add_argument("--quiet", action="store_true", help="show no progress")
     sweep.set_defaults(run=run_sweep, cache_folder=cache_folder)
 
     plot = commands.add_parser("sweep-plot", help="draw a sweep's design map",
@@ -78,7 +80,7 @@ def run_sweep(args: argparse.Namespace) -> int:
     design = hypercube(axes, args.lhs, args.seed) if args.lhs is not None else grid(axes)
     measures = [parse(text) for text in args.measure]
     source = FileSource.read(args.file)
-    progress = args.progress or sys.stderr.isatty()
+    progress = not args.quiet and (args.progress or sys.stderr.isatty())
     client = _client(args)
     try:
         from .runner import sweep
