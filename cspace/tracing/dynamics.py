@@ -34,6 +34,7 @@ from functools import cached_property
 import numpy as np
 
 from ..kernels.constraints import ConstraintManager
+from ..kernels.propagation import reachable, stuck_motions
 from ..model.errors import TraceError
 from ..model.kinds import Phase
 from ..spaces.linkage import LinkageTable
@@ -249,6 +250,8 @@ class SimpleDynamics:
         self.floor = tolerance
         self.speed_limit = JAM * steepest
         self.limit = self.speed_limit * self.scales
+        # A linkage's input and output move together (either drives the other).
+        self._partners = np.array([(lk.input, lk.output) for lk in linkages], np.intp).reshape(-1, 2)
         self._stuck: dict[tuple, frozenset[int]] = {}
         self._programs: dict[tuple, Velocity | None] = {}
 
@@ -334,50 +337,17 @@ class SimpleDynamics:
         return set(self._stuck[memo])
 
     def _stuck_forces(self, rows: np.ndarray, frozen: set[int]) -> set[int]:
-        members = _members(rows)
-        stuck = {(k, s) for k in frozen for s in (1, -1)}
-        # waiting[r]: members of row r whose relieving motion is not known to be stuck
-        waiting = [sum((k, -way) not in stuck for k, way in row) for row in members]
-        rows_of: dict[tuple[int, int], list[int]] = {}
-        for r, row in enumerate(members):
-            for k, way in row:
-                rows_of.setdefault((k, -way), []).append(r)
-        queue = list(range(len(members)))
-        while queue:
-            r = queue.pop()
-            for k, way in members[r]:
-                others = waiting[r] - ((k, -way) not in stuck)
-                if others == 0 and (k, way) not in stuck:
-                    stuck.add((k, way))
-                    for r2 in rows_of.get((k, way), ()):
-                        waiting[r2] -= 1
-                        queue.append(r2)
-        return {j for j, (d, _) in self.forces.items() if (j, d) in stuck}
+        flags = np.zeros(self.n, np.uint8)
+        flags[list(frozen)] = 1
+        stuck = stuck_motions(np.ascontiguousarray(rows, float).reshape(len(rows), self.n), flags)
+        return {j for j, (d, _) in self.forces.items() if stuck[j, 0 if d > 0 else 1]}
 
     def reach(self, rows: np.ndarray, start: set[int]) -> set[int]:
         """Coordinates that may move when ``start`` moves: linked to it by tight rows or linkages."""
-        rows_of: dict[int, list[int]] = {}
-        members: list[list[int]] = [[] for _ in range(len(rows))]
-        for r, k in zip(*(index.tolist() for index in np.nonzero(rows))):
-            members[r].append(k)
-            rows_of.setdefault(k, []).append(r)
-        partners: dict[int, list[int]] = {}
-        for lk in self.linkages:
-            partners.setdefault(lk.input, []).append(lk.output)
-            partners.setdefault(lk.output, []).append(lk.input)
-        movable, queue, used = set(start), list(start), set()
-        while queue:
-            k = queue.pop()
-            reached = list(partners.get(k, ()))
-            for r in rows_of.get(k, ()):
-                if r not in used:
-                    used.add(r)
-                    reached.extend(members[r])
-            for j in reached:
-                if j not in movable:
-                    movable.add(j)
-                    queue.append(j)
-        return movable
+        flags = np.zeros(self.n, np.uint8)
+        flags[list(start)] = 1
+        movable = reachable(np.ascontiguousarray(rows, float).reshape(len(rows), self.n), flags, self._partners)
+        return set(np.flatnonzero(movable).tolist())
 
     def determined(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
                    movable: set[int], ignore: np.ndarray) -> Velocity | Undetermined:
@@ -614,12 +584,3 @@ class SimpleDynamics:
             clean[j] = rate
         return Mode(phase, region, clean, rates, still, tuple(int(r) for r in tight[holds]), directions,
                     self.linkages, eps, q.copy())
-
-
-def _members(rows: np.ndarray) -> list[list[tuple[int, int]]]:
-    """Per row: (coordinate, direction that pushes into the row) for its nonzero entries."""
-    out: list[list[tuple[int, int]]] = [[] for _ in range(len(rows))]
-    r, k = np.nonzero(rows)
-    for row, j, positive in zip(r.tolist(), k.tolist(), (rows[r, k] > 0).tolist()):
-        out[row].append((j, 1 if positive else -1))
-    return out

@@ -240,6 +240,22 @@ class RowTable:
             least[flat] = np.minimum.reduceat(slack[rows], firsts)
         return least
 
+    def stacked(self, which: np.ndarray, below: np.ndarray) -> np.ndarray | sparse.csr_array:
+        """Rows ``which`` of ``A`` with the dense rows ``below`` under them, dense or sparse as
+        :meth:`rows` gives ``which``. The sparse stack is made from ``A``'s arrays directly:
+        scipy's row indexing and stacking cost more than the rows of a large region."""
+        A = self.A
+        if not sparse.issparse(A) or len(which) * self.n <= DENSE_LIMIT:
+            return np.vstack([self.rows(which), below])
+        starts = A.indptr[which]
+        counts = A.indptr[which + 1] - starts
+        entries = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        r, c = np.nonzero(below)
+        indptr = np.concatenate([[0], np.cumsum(counts), counts.sum() + np.cumsum(np.bincount(r, minlength=len(below)))])
+        return sparse.csr_array((np.concatenate([A.data[entries], below[r, c]]),
+                                 np.concatenate([A.indices[entries], c]), indptr),
+                                shape=(len(which) + len(below), self.n))
+
     def rows(self, which: np.ndarray, dense: bool = False) -> np.ndarray | sparse.csr_array:
         """Rows ``which`` of ``A``: dense when asked or up to ``DENSE_LIMIT`` entries, sparse beyond."""
         if not sparse.issparse(self.A):

@@ -432,10 +432,8 @@ class RegionDiagram:
         if cached is None:
             table = self.layout.table
             rows = table.indices(pairs, regions)
-            G, h, owners = table.rows(rows), table.bounds(rows, turns), table.owner[rows]
+            G, h, owners = table.stacked(rows, self.layout.limit_rows), table.bounds(rows, turns), table.owner[rows]
             pair_rows = len(h)
-            G = np.vstack([G, self.layout.limit_rows]) if isinstance(G, np.ndarray) else \
-                sparse.vstack([G, sparse.csr_array(self.layout.limit_rows)], format="csr")
             cached = MechanismRegion(
                 key, G, np.concatenate([h, self.layout.limit_h]),
                 ("pair",) * pair_rows + ("limit",) * len(self.layout.limit_h),

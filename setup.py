@@ -1,0 +1,15 @@
+"""The compiled kernels (Cython); everything else about the package is in setup.cfg.
+
+``pip install .`` (or ``-e .``) compiles them: pyproject.toml asks for Cython and numpy to
+build with, and a C compiler does the rest.
+"""
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+KERNELS = [Extension("cspace.kernels.propagation", ["cspace/kernels/propagation.pyx"],
+                     include_dirs=[numpy.get_include()],
+                     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])]
+
+setup(ext_modules=cythonize(KERNELS, compiler_directives={"language_level": 3}))
