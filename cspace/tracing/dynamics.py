@@ -26,7 +26,6 @@ solving the mode's small linear system per cell instead of a new program.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
@@ -44,7 +43,6 @@ from .regions import MechanismRegion
 INPUT, EXTERNAL = Phase.INPUT, Phase.EXTERNAL
 UNFORCED_WEIGHT = 1e-3  # per unit of a coordinate's speed scale
 JAM = 10.0  # a motion this many times the steepest transmission (Tolerance.steepest) is a jam
-STUCK_MEMO = 256  # stuck-force answers kept: a resting stack meets the same tight rows step after step
 PROGRAM_MEMO = 1024  # velocity programs kept: a part turning across free strips meets the same one again
 
 
@@ -252,7 +250,6 @@ class SimpleDynamics:
         self.limit = self.speed_limit * self.scales
         # A linkage's input and output move together (either drives the other).
         self._partners = np.array([(lk.input, lk.output) for lk in linkages], np.intp).reshape(-1, 2)
-        self._stuck: dict[tuple, frozenset[int]] = {}
         self._programs: dict[tuple, Velocity | None] = {}
 
     def velocity(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
@@ -325,18 +322,9 @@ class SimpleDynamics:
         it, and each such coordinate cannot move that way either (frozen coordinates
         cannot move at all). Sound: a velocity program never moves a force it calls stuck.
         Propagated from each newly stuck motion to the rows it appears in, so the work is
-        linear in the rows' entries. The answer depends only on the rows' coefficients and
-        ``frozen``, so it is remembered for them (by a digest of the coefficients: a stack's
-        tight rows, kept whole, would hold every coordinate of every row of every entry).
+        linear in the rows' entries, compiled (:func:`cspace.kernels.propagation.stuck_motions`):
+        cheaper than remembering answers by a digest of the rows, as it once did.
         """
-        memo = (rows.shape, hashlib.blake2b(rows.tobytes(), digest_size=16).digest(), frozenset(frozen))
-        if memo not in self._stuck:
-            if len(self._stuck) >= STUCK_MEMO:
-                self._stuck.clear()
-            self._stuck[memo] = frozenset(self._stuck_forces(rows, frozen))
-        return set(self._stuck[memo])
-
-    def _stuck_forces(self, rows: np.ndarray, frozen: set[int]) -> set[int]:
         flags = np.zeros(self.n, np.uint8)
         flags[list(frozen)] = 1
         stuck = stuck_motions(np.ascontiguousarray(rows, float).reshape(len(rows), self.n), flags)
@@ -386,14 +374,18 @@ class SimpleDynamics:
             return self._falling(rows, v, free, forced, tuple(directions)) if phase == EXTERNAL else \
                 Undetermined.PROGRAM
         moved: dict[int, float] = {}
+        free_mask = np.zeros(self.n, bool)
+        free_mask[list(free)] = True
+        allowed = np.abs(rows) @ self.eps
         for _ in range(2 * len(rows) + 1):
             excess = rows @ v
-            violated = (excess > np.abs(rows) @ self.eps).nonzero()[0]
+            violated = (excess > allowed).nonzero()[0]
             if not len(violated):
                 objective = UNFORCED_WEIGHT * sum(abs(v[j]) / self.scales[j] for j in moved)
                 return Velocity(objective, v, tuple(directions), self.progress(v))
             r = int(violated[0])
-            relievers = [j for j in free if rows[r, j] != 0 and not (j in moved and rows[r, j] * moved[j] > 0)]
+            relievers = [j for j in np.flatnonzero((rows[r] != 0) & free_mask).tolist()
+                         if not (j in moved and rows[r, j] * moved[j] > 0)]
             if not relievers:
                 return Undetermined.NO_MOTION
             if len(relievers) > 1:

@@ -31,7 +31,6 @@ MAX_CANDIDATES = 4096
 REGION_CACHE = 256  # mechanism regions kept, most recently used
 REGION_CACHE_ROWS = 200_000  # and at most this many rows in all (a large mechanism's region has many)
 FEW_REGIONS = 16  # a pair with at most this many regions tests them all instead of asking its R-tree
-CONTACT_MEMO = 4096  # pairs' contacts kept by (pair, region, point)
 
 
 @dataclass
@@ -269,7 +268,7 @@ class RegionDiagram:
         self._alone = np.full(len(self.pairs), -1)  # the one region of a pair that touches nothing, else -1
         self._last_points: np.ndarray | None = None
         self._last_choices: tuple[np.ndarray, Choices] | None = None
-        self._contacts: dict[tuple, frozenset] = {}
+        self._contacts: list[tuple | None] = [None] * len(self.pairs)  # per pair: (region, point), contacts
         tol = self.mechanism.tolerance
         self._length_tol = tol.length
         self._shifted = [p for p, pair in enumerate(self.pairs) if pair.shifts]
@@ -505,13 +504,13 @@ class RegionDiagram:
         return frozenset(found)
 
     def _pair_contacts(self, p: int, index: int, point: np.ndarray) -> frozenset:
-        """Contacts of pair p at ``point`` of its region ``index``, remembered: parts at rest keep their point."""
-        memo = (p, index, point.tobytes())
-        if memo not in self._contacts:
-            if len(self._contacts) >= CONTACT_MEMO:
-                self._contacts.clear()
-            self._contacts[memo] = self.pairs[p].contacts_in(index, point, self._length_tol)
-        return self._contacts[memo]
+        """Contacts of pair p at ``point`` of its region ``index``, remembered per pair: parts at
+        rest keep their point, however many others move."""
+        where = (index, point.tobytes())
+        held = self._contacts[p]
+        if held is None or held[0] != where:
+            held = self._contacts[p] = (where, self.pairs[p].contacts_in(index, point, self._length_tol))
+        return held[1]
 
     def _tight_limits(self, q: np.ndarray) -> np.ndarray:
         layout = self.layout
