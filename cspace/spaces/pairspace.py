@@ -260,9 +260,21 @@ class PairSpace:
                           for edge in self.geometry[i].contacts_at(point, tolerance))
         if self.names is None:
             return frozenset(c for edge in edges for c in edge.contacts)
-        names = dict(self.names)
-        return frozenset(Contact(names[c.part_a], c.faces_a, names[c.part_b], c.faces_b)
-                         for edge in edges for c in edge.contacts)
+        return frozenset(self._renamed(c) for edge in edges for c in edge.contacts)
+
+    def _renamed(self, contact: Contact) -> Contact:
+        """``contact`` naming this pair's parts, made once per contact: a path keeps the
+        contacts of every piece, and a stack's pairs meet the same ones piece after piece."""
+        made = self._contacts_renamed.get(contact)
+        if made is None:
+            names = dict(self.names)
+            made = self._contacts_renamed[contact] = Contact(names[contact.part_a], contact.faces_a,
+                                                             names[contact.part_b], contact.faces_b)
+        return made
+
+    @cached_property
+    def _contacts_renamed(self) -> dict[Contact, Contact]:
+        return {}
 
     def __repr__(self) -> str:
         return (f"PairSpace({self.name!r}, coordinates={self.coordinates!r}, "

@@ -40,7 +40,7 @@ class RegionLayout:
     """The static side of a region diagram: pairs, their columns and points, rows and limits.
 
     ``points @ q`` holds every pair's point, pair p's at ``slices[p]:slices[p + 1]``;
-    ``incidence[p, j]`` says whether pair p uses coordinate j; ``table`` holds every
+    ``pair_columns[p]`` lists pair p's coordinates (padded with n); ``table`` holds every
     pairwise region's rows; ``limit_rows @ q <= limit_h`` are the coordinate limits,
     tight within ``limit_tol`` and reported as ``limit_stops``.
     """
@@ -54,9 +54,11 @@ class RegionLayout:
         self.angle = np.array([c.is_angle for c in mechanism.coordinates])
         self.length_tol, self.angle_tol = tol.length, tol.angle
         self.columns = [np.array([index[c] for c in pair.coordinates]) for pair in pairs]
-        self.incidence = np.zeros((len(pairs), n), bool)
+        # Each pair's coordinates, padded with n (a column past the last) to the widest pair's count.
+        width = max((len(columns) for columns in self.columns), default=0)
+        self.pair_columns = np.full((len(pairs), width), n)
         for p, columns in enumerate(self.columns):
-            self.incidence[p, columns] = True
+            self.pair_columns[p, :len(columns)] = columns
         self.points = _stacked([pair.matrix for pair in pairs], self.columns, n)
         self.slices = np.cumsum([0] + [pair.dimension for pair in pairs])
         self.point_owner = np.repeat(np.arange(len(pairs)), [pair.dimension for pair in pairs])

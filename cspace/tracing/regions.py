@@ -382,7 +382,9 @@ class RegionDiagram:
 
     def active(self, coordinates: set[int]) -> np.ndarray:
         """Mask of the constraining pairs with at least one coordinate in ``coordinates``."""
-        return self.layout.incidence[:, sorted(coordinates)].any(axis=1)
+        flags = np.zeros(self.layout.n + 1, bool)
+        flags[list(coordinates)] = True
+        return flags[self.layout.pair_columns].any(axis=1)
 
     def settle(self, choices: Choices, key: tuple[int, ...], velocity: np.ndarray,
                active: np.ndarray, still: float) -> tuple[int, ...]:
