@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse.csgraph import csgraph_from_dense, dijkstra, shortest_path
 
 SMALL_GRAPH = 40  # shortest paths over at most this many nodes are searched in numpy, more in scipy
 
@@ -182,6 +181,8 @@ class Differences:
         tested later misses nothing by their going (what they imply, the paths do)."""
         if not self.edges:
             return set()
+        from scipy.sparse.csgraph import dijkstra  # csgraph imports scipy.sparse.linalg: only where searched
+
         distances = dijkstra(self.graph)
         rows = np.array(list(self.edges))
         u, v, weight, margin = (np.array([self.edges[r][k] for r in rows]) for k in range(4))
@@ -201,6 +202,8 @@ class Differences:
         others = [w for w, k in self.parallel[(u, v)] if k != r]
         self.graph.data[at] = others[0] if others else np.inf
         reach = max(weight + margin, 0.0) * (1 + 1e-9) + 1e-300  # longer paths settle nothing
+        from scipy.sparse.csgraph import dijkstra  # csgraph imports scipy.sparse.linalg: only where searched
+
         length = dijkstra(self.graph, indices=u, limit=reach)[v]
         self.graph.data[at] = kept
         return False if length <= weight + margin else None
@@ -306,6 +309,8 @@ def _shortest_paths(lengths: np.ndarray) -> np.ndarray:
     edge). scipy's checks cost more than Floyd and Warshall's whole search in numpy on a
     few dozen nodes, so that is used there."""
     if len(lengths) > SMALL_GRAPH:
+        from scipy.sparse.csgraph import csgraph_from_dense, shortest_path  # as in Differences.implied
+
         return shortest_path(csgraph_from_dense(lengths, null_value=np.inf))
     distance = lengths.copy()
     for k in range(len(distance)):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -124,8 +125,9 @@ class Piece:
         q[self.moved] = self.changes[-1]
         return q
 
-    @property
+    @cached_property
     def behaviour(self) -> tuple:
+        """What makes two pieces one segment: phase, motion, drives, contacts (as text), signs."""
         contacts = tuple(sorted(map(str, self.contacts)))
         return (self.phase, self.motion, self.roots, self.lines, contacts, self.signs)
 
