@@ -177,7 +177,7 @@ def _parser() -> argparse.ArgumentParser:
     examples = commands.add_parser("examples", help="list the example mechanisms cspace ships: a name works "
                                                      "wherever a file does (cspace trace feeder)",
                                    description="List the example mechanisms installed with cspace, one a line: "
-                                               "its name and the first line of its description. A command "
+                                               "its name and the first sentence of its description. A command "
                                                "takes an example's name wherever it takes a mechanism file; "
                                                "a file of that name in the current folder wins.")
     examples.set_defaults(run=_examples)
