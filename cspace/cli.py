@@ -177,7 +177,7 @@ def _parser() -> argparse.ArgumentParser:
     examples = commands.add_parser("examples", help="list the example mechanisms cspace ships: a name works "
                                                      "wherever a file does (cspace trace feeder)",
                                    description="List the example mechanisms installed with cspace, one a line: "
-                                               "its name and the first line of its description. A command "
+                                               "its name and the first sentence of its description. A command "
                                                "takes an example's name wherever it takes a mechanism file; "
                                                "a file of that name in the current folder wins.")
     examples.set_defaults(run=_examples)
@@ -268,7 +268,7 @@ def _traced(path: str, until: float | None, options: argparse.Namespace, full: b
     analysis = _simple_or_refused(path, options, full)
     if analysis.mechanism.dynamics is not None:
         from .kinetics.simulate import simulate  # the integrator (scipy.integrate) only where it is used
-        return simulate(analysis, until=until)
+        return simulate(analysis, until=until, progress=_progress(options))
     from .tracing.tracer import trace
     return trace(analysis, until=until, progress=_progress(options))
 
@@ -569,7 +569,7 @@ def _check(args: argparse.Namespace) -> int:
     if mechanism.dynamics is not None:
         from .kinetics.simulate import simulate
 
-        motion = simulate(analysis)  # a dry run of the integration
+        motion = simulate(analysis, progress=_progress(args))  # a dry run of the integration
         write_stdout(f"{printable(args.file)}: ok: {len(mechanism.parts)} parts, {len(mechanism.coordinates)} "
                      f"coordinates, full dynamics; integrated {len(motion.stretches)} stretches ({motion.end})\n")
         return 0
@@ -649,7 +649,7 @@ def _plot_pair(args: argparse.Namespace) -> int:
         stage("tracing")
         if analysis.mechanism.dynamics is not None:  # the dynamic path over the same space
             from .kinetics.simulate import simulate
-            result = simulate(analysis, until=args.until)
+            result = simulate(analysis, until=args.until, progress=_progress(args))
         else:
             from .tracing.tracer import trace
             result = trace(analysis, until=args.until, progress=_progress(args))

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 import cspace
+import cspace.io.examples as examples_module
 from cspace.cli import main
 
 from .common import ROOT, fixture_path
@@ -66,14 +67,43 @@ def test_a_checkout_never_installed_says_so_instead_of_a_version(tmp_path):
     assert done.stdout == "cspace unknown (not installed: pip install .)\n"
 
 
-def test_examples_lists_every_fixture_with_its_first_line(capsys):
+def opening_paragraph(name: str) -> str:
+    """The words of the comment a fixture opens with, up to its first blank comment line."""
+    words = []
+    for line in fixture_path(name).read_text().splitlines():
+        if not line.startswith("#") or not line[1:].strip():
+            break
+        words += line[1:].split()
+    return " ".join(words)
+
+
+def test_examples_lists_every_fixture_with_the_first_sentence_of_its_description(capsys):
+    """One line per example: its name and a whole sentence, the first of the comment its file
+    opens with (what follows it there starts the next sentence, or nothing does), on one
+    terminal line of at most 100 characters."""
     status, out, err = run(["examples"], capsys)
     assert (status, err) == (0, "")
     lines = out.splitlines()
     assert [line.split()[0] for line in lines] == EXAMPLES
+    width = len(max(EXAMPLES, key=len))
     for name, line in zip(EXAMPLES, lines):
-        first = fixture_path(name).read_text().splitlines()[0]
-        assert first.startswith("# ") and line == f"{name:<{len(max(EXAMPLES, key=len))}}  {first[2:]}"
+        assert len(line) <= 100, line
+        assert line[:width + 2] == f"{name:<{width}}  "
+        summary, paragraph = line[width + 2:], opening_paragraph(name)
+        assert summary.endswith(".") and paragraph.startswith(summary), line
+        assert re.fullmatch(r'( ["A-Z].*)?', paragraph[len(summary):]), f"{name}: cut inside a sentence"
+        assert summary.count("(") == summary.count(")") and summary.count('"') % 2 == 0, line
+        assert not re.search(r"\b[A-Z]\.$", summary), f"{name}: cut at an initial"
+
+
+def test_a_first_sentence_runs_over_lines_and_stops_at_its_full_stop(tmp_path, monkeypatch):
+    """A sentence the comment wraps is joined into one line; a full stop inside a word
+    (``1.1``, ``make.py``) ends nothing; the next sentence is left out."""
+    (tmp_path / "m.toml").write_text("# A mechanism of section 1.1, made by make.py, that\n# wraps. Then more.\n#\n"
+                                     "# Another paragraph.\n[mechanism]\n")
+    monkeypatch.setattr(examples_module, "folder", lambda: tmp_path)
+    assert [(e.name, e.summary) for e in examples_module.examples()] == [
+        ("m", "A mechanism of section 1.1, made by make.py, that wraps.")]
 
 
 def test_every_file_in_fixtures_ships_as_package_data():

@@ -40,7 +40,7 @@ from cspace.viz.pair_plot import (
 )
 from cspace.viz.pins import PIN_COLOR, mechanism_pins
 from cspace.viz.region_table import html_region_table, markdown_region_table
-from cspace.viz.scene import CAPTION_LINES, LINE_HEIGHT, Scene, caption_size
+from cspace.viz.scene import Scene
 from cspace.viz.snapshots import part_poses, snapshots
 from cspace.viz.viewer import Player, add_controls, has_display
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -60,8 +60,8 @@ SMALL = (200, 150)
 REFERENCE = ROOT / "tests" / "data" / "viz" / "feeder-initial.png"
 # The feeder's first revolution: the stack drops (segment 2) and block1 is pushed out.
 ONE_TURN = 2 * np.pi
-VIZ_MODULES = ["animation", "colors", "framing", "labels", "mesh", "notebook", "output", "pair_plot", "pins", "region_table",
-               "scene", "snapshots", "viewer"]
+VIZ_MODULES = ["animation", "colors", "framing", "labels", "legend", "mesh", "notebook", "output", "pair_plot", "pins",
+               "region_table", "scene", "snapshots", "text", "viewer"]
 
 
 @pytest.fixture(scope="module")
@@ -244,6 +244,15 @@ def projected_box(scene, x0, y0, x1, y1, z=1.0):
     return left, right, top, bottom
 
 
+def parts_only(scene):
+    """The scene's picture with its legend blanked out: the legend's swatches have the parts' colours."""
+    image = scene.image()
+    if scene.legend is not None:
+        left, top, right, bottom = scene.legend.box
+        image[top:bottom, left:right] = 255
+    return image
+
+
 def mask_of(image, color):
     """Pixels of exactly ``#rrggbb``: faces square to the headlight show their part's colour unshaded."""
     rgb = [int(color[k:k + 2], 16) for k in (1, 3, 5)]
@@ -264,7 +273,7 @@ def fixture_boxes(feeder, values):
 def test_a_part_is_drawn_where_its_configuration_says(feeder, shots, plane, index):
     shot = shots[index]
     plane.pose(shot.values)
-    image = plane.image()
+    image = parts_only(plane)
     colors = part_colors(feeder.mechanism)
     for part, box in fixture_boxes(feeder, shot.values).items():
         rows, cols = np.nonzero(mask_of(image, colors[part]))
@@ -281,7 +290,7 @@ def test_the_piston_moves_by_its_coordinate_on_screen(feeder, shots, plane):
     centres = []
     for shot in (shots[0], shots[8]):
         plane.pose(shot.values)
-        cols = np.nonzero(mask_of(plane.image(), color))[1]
+        cols = np.nonzero(mask_of(parts_only(plane), color))[1]
         centres.append((cols.min() + cols.max()) / 2)
     moved = (shots[8].values[at] - shots[0].values[at]) * scale
     assert abs(moved) > 5
@@ -324,7 +333,7 @@ def test_a_turning_disc_shows_its_turn(feeder):
     blue, pin = [], []
     for values in (feeder.initial, turned):
         scene.pose(values)
-        image = scene.image()
+        image = parts_only(scene)
         blue.append(mask_of(image, part_colors(feeder.mechanism)["driver"]))
         pin.append(mask_of(image, PIN_COLOR))
     scene.close()
@@ -334,7 +343,7 @@ def test_a_turning_disc_shows_its_turn(feeder):
 def test_the_camera_holds_every_moving_part_below_the_caption(feeder, shots):
     scene = Scene(feeder, size=SMALL, framed=[s.values for s in shots])
     meshes = mechanism_meshes(feeder.mechanism)
-    band = CAPTION_LINES * LINE_HEIGHT * caption_size(SMALL) / SMALL[1]
+    band = scene.band / SMALL[1]
     moving = [p.name for p in feeder.mechanism.parts if p.motion != "fixed"]
     spans = []
     for shot in shots:
@@ -343,9 +352,10 @@ def test_the_camera_holds_every_moving_part_below_the_caption(feeder, shots):
         assert pixels[:, 0].min() >= 0 and pixels[:, 0].max() <= SMALL[0]
         assert pixels[:, 1].min() >= band * SMALL[1] and pixels[:, 1].max() <= SMALL[1]
         spans.append(pixels.max(axis=0) - pixels.min(axis=0))
+    table = to_pixels(scene, np.array([(-10.0, -1.0, 1.0), (60.0, -1.0, 1.0)]))  # the fixture's table: x -10 to 60
     scene.close()
-    width = np.max(spans, axis=0)[0]
-    assert width > 0.6 * SMALL[0], "the parts that move fill the picture across; the long table does not"
+    assert np.max(spans, axis=0)[0] > 0.5 * SMALL[0], "the parts that move fill the picture across"
+    assert table[1, 0] > 1.5 * SMALL[0], "the long table runs out of the picture"
 
 
 def test_frames_are_not_blank(feeder, shots):

@@ -36,7 +36,7 @@ from cspace.model.poses import rigid
 
 from .common import analyzed, fixture_path, slow
 from .test_browser import VIEWPORT, Loaded, browser  # noqa: F401  (browser: the headless Chromium fixture)
-from .test_viz import drawn_path, mask_of, projected_box
+from .test_viz import drawn_path, mask_of, parts_only, projected_box
 
 pyvista.OFF_SCREEN = True
 
@@ -151,7 +151,7 @@ def test_a_rendered_frame_shows_the_block_where_free_fall_puts_it(block, t):
         drawn = {}
         for when, shot in (("start", shown[0]), ("now", frame)):
             scene.pose(shot.values, shot.caption)
-            rows, cols = np.nonzero(mask_of(scene.image(), color))
+            rows, cols = np.nonzero(mask_of(parts_only(scene), color))
             drawn[when] = rows
         y = height(t)
         left, right, top, bottom = projected_box(scene, -0.5, y + 1, 0.5, y + 2)  # the block's rect, moved by y

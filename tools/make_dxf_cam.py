@@ -118,8 +118,9 @@ def bad_drawing() -> ezdxf.document.Drawing:
     return doc
 
 
-MECHANISM = f'''# A cam plate drawn in a DXF file (parts/dxf-cam.dxf, layer "cam", millimetres),
-# written by tools/make_dxf_cam.py: a base circle of radius {BASE_R:g} about the pivot and a
+MECHANISM = f'''# A cam plate read from a DXF drawing lifts a flat-faced follower against a spring.
+# The drawing, parts/dxf-cam.dxf (layer "cam", millimetres), is written by
+# tools/make_dxf_cam.py: a base circle of radius {BASE_R:g} about the pivot and a
 # lobe of radius {LOBE_R:g} about (0, {LOBE_C[1]:g}) joined by tangent lines, drawn from an ARC,
 # two LINEs and a bulged LWPOLYLINE; a keyed bore (a closed LWPOLYLINE) and a lightening
 # hole (a CIRCLE) are the plate's holes. It turns counterclockwise one turn under a

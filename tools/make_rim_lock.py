@@ -149,8 +149,9 @@ def faces(names: list[str]) -> str:
     return "[" + ", ".join(f'"{n}"' for n in names) + "]"
 
 
-TEXT = f'''# The paper's rim lock (section 5, Figure 11), written by tools/make_rim_lock.py: a key,
-# a rim (the bolt) and a latch pushed down by a spring, in three layers over a back plate.
+TEXT = f'''# The paper's rim lock (section 5, Figure 11): a key draws back a latched bolt.
+# Written by tools/make_rim_lock.py: a key, a rim (the bolt) and a latch pushed down by a
+# spring, in three layers over a back plate.
 # z [0, 1]: the rim's body and the latch's tooth; z [1, 2]: the rim's talon (two stumps with
 # a gap) and the key; z [2, 3]: the latch's leg and the key.
 #

@@ -46,9 +46,10 @@ def path(points: list[list[float]]) -> str:
 
 LEFT = left_shoe()
 RIGHT = [[-x, y] for x, y in LEFT][::-1]  # the mirror image
-TEXT = f'''# The paper's shoe brake (section 5, Figure 12), written by tools/make_shoe_brake.py:
-# a hollow drum turning about its centre, two spring-loaded shoes pinned at their lower
-# ends, and a cam lever between tabs at their upper ends. Drum and cam turn on one clock
+TEXT = f'''# The paper's shoe brake (section 5, Figure 12): a cam presses two shoes on a drum.
+# Written by tools/make_shoe_brake.py: a hollow drum turning about its centre, two
+# spring-loaded shoes pinned at their lower ends, and a cam lever between tabs at their
+# upper ends. Drum and cam turn on one clock
 # (two simultaneous inputs); the cam opens the shoes, and when a shoe's sticky lining
 # touches the drum's sticky inner face, friction holds both: the input is blocked.
 [mechanism]

@@ -6,7 +6,8 @@ dynamic path (full dynamics) plays in real time: a frame every ``1 / fps`` secon
 interpolated between its samples, an impact an instant between two frames
 (:func:`viz.snapshots.frames`). The camera is fixed, framed to hold every part at every
 frame, and the caption gives the time and what the current segment does, or the
-stretch's mode and the energies.
+stretch's mode and the energies, in one font size for the whole animation, the largest at
+which every caption fits the picture's width and its band. A legend names each colour's parts.
 
     >>> import tempfile, pathlib
     >>> from cspace import analyze, load, trace
@@ -53,7 +54,7 @@ def animate(trace: Traced, path: str | Path, *, size: tuple[int, int] = (800, 60
     """
     check_animation(path, size=size, fps=fps, field="path", formats=FORMATS)
     shots = frames(trace, fps)
-    scene = Scene(trace, size=size, view=view, framed=[s.values for s in shots])
+    scene = Scene(trace, size=size, view=view, framed=[s.values for s in shots], captions=[s.caption for s in shots])
     try:
         return write_frames(render_frames(scene, shots), path, fps=fps, count=len(shots), progress=progress)
     finally:

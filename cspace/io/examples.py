@@ -3,8 +3,8 @@
 They are the repository's ``fixtures/`` folder (the mechanism files and the drawings they
 read), installed as package data under ``cspace/fixtures`` (setup.cfg's ``package_dir``),
 so they are there wherever cspace is installed. An example's name is its file's stem
-(``feeder`` for ``feeder.toml``); its summary is the first line of the comment the file
-opens with.
+(``feeder`` for ``feeder.toml``); its summary is the first sentence of the comment the file
+opens with, which each example keeps to one line.
 
 The command line takes an example's name wherever it takes a mechanism file
 (:func:`mechanism_file`); a path that exists wins, so a file of one's own is never
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,7 @@ SUFFIX = ".toml"
 
 @dataclass(frozen=True)
 class Example:
-    """A shipped mechanism: its name, its file and the first line of its description."""
+    """A shipped mechanism: its name, its file and the first sentence of its description."""
 
     name: str
     path: Path
@@ -56,10 +57,21 @@ def examples() -> list[Example]:
 
 
 def _summary(path: Path) -> str:
-    """The first line of the comment a mechanism file opens with ('' if it opens with none)."""
+    """The first sentence of the comment a mechanism file opens with: its first paragraph (the
+    comment lines up to a blank one) up to the first full stop followed by a space or the
+    paragraph's end, or the whole paragraph if it has none ('' if the file opens with no comment).
+
+    A full stop inside a word (``1.1``, ``make_gears.py``) ends nothing."""
+    lines = []
     with open(path, encoding="utf-8-sig") as file:
-        first = file.readline().strip()
-    return first.lstrip("#").strip() if first.startswith("#") else ""
+        for line in file:
+            text = line.strip()
+            if not text.startswith("#") or not text.lstrip("#").strip():
+                break
+            lines.append(text.lstrip("#").strip())
+    paragraph = " ".join(lines)
+    end = re.search(r"\.(?= |$)", paragraph)
+    return paragraph[:end.end()] if end else paragraph
 
 
 def example(name: str) -> Path:

@@ -20,6 +20,7 @@ its rows are the events.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -31,6 +32,7 @@ from ..model.kinds import Mode
 from ..model.tolerance import NOISE
 from ..spaces.pairspace import Contact
 from ..tracing.analysis import Analysis
+from ..tracing.progress import time_bar
 from ..tracing.regions import RegionDiagram
 from ..tracing.start import settle
 from .bodies import Bodies
@@ -103,23 +105,27 @@ class _Plan:
         return Mode.STICK if self.sticking else Mode.CONTACT
 
 
-def simulate(analysis: Analysis, until: float | None = None) -> DynamicTrace:
+def simulate(analysis: Analysis, until: float | None = None, *, progress: bool = False) -> DynamicTrace:
     """Integrate the mechanism's full dynamics from its initial state for ``until`` seconds
-    (the mechanism's time by default).
+    (the mechanism's time by default). ``progress`` shows a bar of the time reached on standard
+    error, the trace's (:func:`~cspace.tracing.progress.time_bar`).
 
     >>> from cspace import analyze, load
     >>> result = simulate(analyze(load("fixtures/bouncing-block.toml")), until=0.5)
     >>> [str(s.mode) for s in result.stretches]
     ['flight', 'impact', 'flight']
     """
-    return _Simulation(analysis, analysis.mechanism.time if until is None else until).run()
+    allotment = analysis.mechanism.time if until is None else until
+    with time_bar("simulate", allotment, show=progress) as reached:
+        return _Simulation(analysis, allotment, reached).run()
 
 
 class _Simulation:
     """The state of one integration: where the mechanism is, the stretches and samples so far."""
 
-    def __init__(self, analysis: Analysis, until: float) -> None:
+    def __init__(self, analysis: Analysis, until: float, reached: Callable[[float], object]) -> None:
         self.mechanism = mechanism = analysis.mechanism
+        self.reached = reached  # told the time after each step
         self.bodies = Bodies(mechanism)
         self.features = Features(self.bodies)
         self.u_now = self.du_now = None
@@ -436,6 +442,7 @@ class _Simulation:
             self._sample_grid(dense, before, t)
             self.t, self.u, self.du = t, y[:self.n].copy(), y[self.n:].copy()
             self._sample()
+            self.reached(self.t)
             if event is None and solver.status != "finished":
                 dense = None
                 continue

@@ -17,13 +17,11 @@ each linkage-table cell, the region exit found by a ratio test on the region's r
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from tqdm import tqdm
 
 from ..kernels.constraints import ConstraintManager
 from ..model.errors import TraceError
@@ -33,6 +31,7 @@ from ..spaces.pairspace import Contact
 from .analysis import Analysis
 from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics, Undetermined, Velocity
 from .friction import Friction, Grip
+from .progress import time_bar
 from .regions import Choices, MechanismRegion, RegionDiagram
 from .trace import DriveLine, Piece, Trace, TraceStats
 
@@ -65,9 +64,8 @@ def trace(analysis: Analysis, *, until: float | None = None, max_pieces: int = M
     if analysis.mechanism.dynamics is not None:
         raise TraceError(f"{analysis.mechanism.name!r} has full dynamics: integrate it with cspace.simulate")
     allotment = analysis.mechanism.time if until is None else until
-    with tqdm(total=allotment, desc="trace", unit="s", disable=not progress, file=sys.stderr, leave=False,
-              bar_format="{desc}: {percentage:3.0f}%|{bar}| t = {n:.4g} of {total:.4g} [{elapsed}<{remaining}]") as bar:
-        return Tracer(analysis, max_pieces, lambda now: bar.update(now - bar.n)).run(allotment)
+    with time_bar("trace", allotment, show=progress) as reached:
+        return Tracer(analysis, max_pieces, reached).run(allotment)
 
 
 class Tracer:
