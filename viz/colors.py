@@ -29,3 +29,8 @@ def part_colors(mechanism: Mechanism) -> dict[str, str]:
             moving += 1
     return colors
 
+
+
+# The marks of a drawing (viz.marks): pivots, axes and limits in ink; forces red; input motions blue.
+INK = "#303030"
+MARK_COLORS = {"gravity": "#b2182b", "spring": "#b2182b", "torque": "#b2182b", "load": "#b2182b", "input": "#2166ac"}
