@@ -649,11 +649,11 @@ def _animate(args: argparse.Namespace) -> int:
 
 
 def _draw(args: argparse.Namespace) -> int:
+    if args.output.lower().endswith(".png"):
+        _require_rendering("draw")
     from cspace.viz.drawing import check_drawing, write_drawing
 
     check_drawing(args.output, size=args.size, field="-o")
-    if args.output.lower().endswith(".png"):
-        _require_rendering("draw")
     mechanism = _loaded(args.file, args)
     width, height = write_drawing(mechanism, args.output, size=args.size)
     write_stdout(f"{printable(args.output)}: {printable(mechanism.name)} at its initial configuration, "

@@ -23,7 +23,6 @@ matrix by rows). Lengths are rounded to a hundred-thousandth of the mechanism's 
 from __future__ import annotations
 
 import html
-import math
 from collections import defaultdict
 from pathlib import Path
 
@@ -34,15 +33,10 @@ from cspace.model.mechanism import Mechanism
 
 from .colors import INK, MARK_COLORS
 from .marks import Carry, Label, Marks, mechanism_marks
-from .output import PIXELS, check_output, check_size
+from .output import check_output, check_size
+from .sheet import DASH, FONT, OUTLINE, RING, SHAFT, SIZE, STROKE, decimals, framed, num
 
 FORMATS = (".svg", ".html", ".png")
-SIZE = (800, 600)
-MARGIN = 0.04  # of the drawing's larger side, around everything drawn
-FONT = 12.0  # label text, CSS pixels
-# Widths in CSS pixels: outlines, axes and limits, arrows; a pivot's ring.
-OUTLINE, STROKE, SHAFT, RING = 1.0, 1.2, 2.0, 1.5
-DASH = (6.0, 4.0)
 KEY = (("pivot", "a pivot (a dot) and its angle mark: the line turns with the part"), ("pin", "a linkage pin"),
        ("axis", "a translation's axis (dashed)"), ("limit", "a limit: a bar across the axis, or the arc an angle "
                                                           "mark sweeps"),
@@ -84,24 +78,6 @@ def drawing_svg(marks: Marks, *, size: tuple[int, int] = SIZE, standalone: bool 
             f'role="img" aria-label="{html.escape(marks.mechanism.name)} at its initial configuration">\n'
             f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="#fcfcfc"/>\n'
             f'<g transform="scale(1 -1)">\n{scene_groups(marks, px=px, places=places, text=True)}\n</g>\n</svg>')
-
-
-def framed(marks: Marks, size: tuple[int, int]) -> tuple[tuple[float, float, float, float], tuple[int, int]]:
-    """The viewBox of a drawing of the marks and its size in pixels: the largest that fits in
-    ``size`` at the shape of the marks and (roughly: a character is 0.6 of the font wide) their
-    labels, with a margin."""
-    x0, y0, x1, y1 = marks.bounds()
-    lo, hi = np.array([x0, y0]), np.array([x1, y1])
-    px = fitted_box(lo, hi, size)[2] / size[0]
-    shift = {"start": 1.0, "middle": 0.0, "end": -1.0}
-    for label in marks.labels:
-        half = np.array([0.3 * FONT * len(label.text), FONT / 2]) * px
-        centre = np.add(label.at, (shift[label.align] * half[0], 0.0))
-        lo, hi = np.minimum(lo, centre - half), np.maximum(hi, centre + half)
-    extent = (hi - lo) * (1 + 2 * MARGIN)
-    scale = min(size[0] / extent[0], size[1] / extent[1])
-    pixels = (max(PIXELS[0], round(extent[0] * scale)), max(PIXELS[0], round(extent[1] * scale)))
-    return fitted_box(lo, hi, pixels), pixels
 
 
 def drawing_page(marks: Marks, *, size: tuple[int, int] = SIZE) -> str:
@@ -188,37 +164,10 @@ def _text(label: Label, px: float, places: int) -> str:
     x, y = (num(v, places) for v in label.at)
     color = INK if label.kind == "part" else MARK_COLORS[label.kind]
     weight = ' font-weight="600"' if label.kind == "part" else ""
-    return (f'<text class="label {label.kind}" transform="translate({x} {y}) scale(1 -1)" font-size="'
+    return (f'<text class="label" data-kind="{label.kind}" transform="translate({x} {y}) scale(1 -1)" font-size="'
             f'{num(FONT * px, places)}" font-family="system-ui, sans-serif" text-anchor="{label.align}" '
             f'dominant-baseline="central" fill="{color}"{weight} stroke="#ffffff" stroke-width="{num(3 * px, places)}"'
             f' paint-order="stroke">{html.escape(label.text)}</text>')
-
-
-def fitted_box(lo, hi, size: tuple[int, int]) -> tuple[float, float, float, float]:
-    """The SVG viewBox (x, y, width, height; y down, so the plane's y is negated) holding the box
-    from ``lo`` to ``hi`` with a margin, widened to the drawing's aspect ratio so one unit is as
-    wide as high."""
-    lo, hi = np.array(lo, float), np.array(hi, float)
-    pad = MARGIN * float((hi - lo).max())
-    lo, hi = lo - pad, hi + pad
-    width, height = float(hi[0] - lo[0]), float(hi[1] - lo[1])
-    aspect = size[0] / size[1]
-    if width / height < aspect:
-        lo[0], width = lo[0] - (height * aspect - width) / 2, height * aspect
-    else:
-        lo[1], height = lo[1] - (width / aspect - height) / 2, width / aspect
-    return float(lo[0]), -float(lo[1] + height), width, height
-
-
-def decimals(mechanism: Mechanism) -> int:
-    """Decimals for lengths: a hundred-thousandth of the mechanism's size or finer."""
-    return max(0, 5 - math.floor(math.log10(mechanism.size)))
-
-
-def num(value: float, places: int) -> str:
-    """Up to ``places`` decimals, no trailing zeros, never -0."""
-    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "", "-") else text
 
 
 def path_data(loops, places: int) -> str:

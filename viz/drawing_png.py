@@ -6,7 +6,7 @@ framed the same way, at the same pixel size, in the same colours.
     >>> from cspace.viz.marks import mechanism_marks
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "feeder.png"
     >>> write_png(mechanism_marks(load("fixtures/feeder.toml")), out, size=(400, 300))
-    (400, 128)
+    (400, 120)
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from matplotlib.path import Path as MplPath
 from cspace.io.outputs import replaced
 
 from .colors import INK, MARK_COLORS
-from .drawing import DASH, FONT, OUTLINE, RING, SHAFT, STROKE, framed
 from .marks import Marks
+from .sheet import DASH, FONT, OUTLINE, RING, SHAFT, STROKE, framed
 
 DPI = 100
 POINT = 72 / DPI  # points per pixel

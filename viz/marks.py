@@ -136,8 +136,8 @@ class Arrow:
 
 @dataclass(frozen=True)
 class Label:
-    """Text at a point of the plane: a part's name (``kind`` ``part``), or an arrow's, ``align``\ ed
-    (``start``, ``middle`` or ``end``) there, as SVG's ``text-anchor`` has it."""
+    """Text at a point of the plane: a part's name (``kind`` ``part``), or an arrow's; ``align`` says
+    where the point is along the text (``start``, ``middle`` or ``end``), as SVG's ``text-anchor`` does."""
 
     kind: str
     text: str
@@ -157,12 +157,10 @@ class Marks:
     arrows: tuple[Arrow, ...]
     labels: tuple[Label, ...]
 
-    def outline(self, part: str) -> Outline:
-        return next(o for o in self.outlines if o.part == part)
-
     def bounds(self) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) of every outline, stroke, arrow and pivot."""
-        points = [*(loop for o in self.outlines for loop in o.placed()), *(line for s in self.strokes for line in s.lines),
+        points = [*(loop for o in self.outlines for loop in o.placed()),
+                  *(line for s in self.strokes for line in s.lines),
                   *(a.points for a in self.arrows), *(a.head for a in self.arrows),
                   *(np.array([p.at, p.mark or p.at]) for p in self.pivots)]
         stacked = np.vstack(points)
@@ -381,7 +379,8 @@ class _Builder:
             self._curved(kind, coordinate, int(sign), title, label)
         else:
             at = self.outlines[part].label
-            self._straight(kind, part, name, at, (sign * coordinate.axis[0], sign * coordinate.axis[1]), title, label)
+            self._straight(kind, part, name, at, (sign * coordinate.axis[0] + 0.0, sign * coordinate.axis[1] + 0.0),
+                           title, label)
 
     def _straight(self, kind: str, part: str, name: str, at: Point, direction: Point, title: str, label: str) -> None:
         length = self._length(part)
