@@ -294,6 +294,14 @@ def test_the_command_says_what_it_drew_and_draws_the_same_every_time(tmp_path, c
     assert (tmp_path / "c.svg").read_bytes() == first
 
 
+def test_the_readmes_drawing_is_what_the_command_draws(tmp_path):
+    """The README's picture of the rim lock cannot go stale: drawn again, it is the same bytes."""
+    out = tmp_path / "rim-lock.svg"
+    assert main(["draw", str(fixture_path("rim-lock")), "-o", str(out), "--size", "640x480"]) == 0
+    assert "viz/gallery/rim-lock.svg" in (ROOT / "README.md").read_text()
+    assert out.read_bytes() == (ROOT / "viz" / "gallery" / "rim-lock.svg").read_bytes()
+
+
 def test_the_page_holds_the_drawing_and_names_every_force_and_input(tmp_path):
     out = tmp_path / "shoe.html"
     assert main(["draw", "shoe-brake", "-o", str(out)]) == 0

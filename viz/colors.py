@@ -1,7 +1,8 @@
 """A fixed colour per part, so every picture of a mechanism colours it the same way.
 
 Fixed parts (the frame) are grey; the others take the colours of a fixed palette in
-the order the mechanism lists them.
+the order the mechanism lists them. The marks of a drawing (:mod:`viz.marks`) have colours
+of their own: ink for pivots, axes and limits, red for forces, blue for input motions.
 
     >>> from cspace import load
     >>> part_colors(load("fixtures/feeder.toml"))["piston"]
