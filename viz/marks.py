@@ -2,10 +2,12 @@
 (SVG, HTML, PNG), the notebook view of a mechanism and the browser viewer's marks.
 
 * **outlines**: each part's profiles in its own frame (arcs flattened at the arc tolerance, as
-  the tracer sees them), its pose, its colour, and where its name goes (the point of its
-  material farthest from its edges, shapely's ``polylabel``);
-* **pivots**: each turning part's pivot, with an angle mark from it along the part's own x axis
-  (it turns with the part, so a turning disk is seen to turn); each linkage pin;
+  the tracer sees them), its pose, its colour, and where its name goes (its largest piece's
+  centroid, or where that is near an edge or outside, the point farthest from its edges:
+  shapely's ``polylabel``);
+* **pivots**: each turning part's pivot, with an angle mark from it towards the part's middle
+  (along its own x axis where the middle is the pivot: a disk), which turns with the part so a
+  turning disk is seen to turn; each linkage pin;
 * **strokes**: each translation's axis through its part, each limit (a bar across the axis
   where the part's reference point stops; for an angle, an arc the angle mark sweeps between
   its limits, ticked at both ends);
@@ -14,7 +16,7 @@
   an axis or curved about a pivot, each with its anchor point and a label.
 
 Everything is in the plane (y up) at the configuration given: by default the file's initial one,
-each linkage assembled by its exact motion (no analysis: drawing is fast). A mark belongs to a
+each linkage assembled as its table starts (no analysis: drawing is fast). A mark belongs to a
 part: a pivot turns with it; an axis, a limit, an arrow or a label is *carried* by it, moved by
 ``carry @ (where its anchor point is now - where it is here)`` as the part moves (the browser
 viewer does so): an arrow goes along with its part, an axis and a limit only as the part's
@@ -39,11 +41,11 @@ import shapely
 import shapely.affinity
 import shapely.ops
 
-from cspace.kinetics.linkage_motion import LinkageMotion
 from cspace.model.geometry import Point, region_of
 from cspace.model.kinds import Motion
 from cspace.model.mechanism import Coordinate, Mechanism, Part
-from cspace.model.poses import initial_values, part_transform, rigid
+from cspace.model.poses import initial_values, part_transform
+from cspace.spaces.linkage import assembly
 
 from .colors import part_colors
 
@@ -174,14 +176,13 @@ class Marks:
 
 def initial_poses(mechanism: Mechanism) -> tuple[dict[str, float], dict[str, np.ndarray]]:
     """The file's initial configuration (by coordinate name) and every part's pose there (3x3,
-    by part name): each linkage assembled at its input's initial value by its exact motion, its
-    output set by it."""
+    by part name): each linkage assembled at its input's initial value as its table starts
+    (:func:`cspace.spaces.linkage.assembly`), its output set by it."""
     values = initial_values(mechanism)
     poses = {}
     for linkage in mechanism.linkages:
-        jet = LinkageMotion(mechanism, linkage).jet(values[linkage.input])
-        values[linkage.output] = jet.output[0]
-        poses.update((member, rigid(*jet.poses[member].value)) for member in linkage.members)
+        values[linkage.output], members = assembly(mechanism, linkage)
+        poses.update(members)
     for part in mechanism.parts:
         if part.motion != Motion.LINKAGE:
             poses[part.name] = part_transform(mechanism, part, values)
