@@ -50,7 +50,6 @@ from cspace.spaces.linkage import assembly
 from .colors import part_colors
 
 Matrix = tuple[float, float, float, float]  # a 2x2 matrix by rows
-STILL: Matrix = (0.0, 0.0, 0.0, 0.0)
 ALONG: Matrix = (1.0, 0.0, 0.0, 1.0)
 # Sizes, as shares of a part's size (its outline's diagonal) held between shares of the mechanism's.
 ARROW = (0.6, 0.05, 0.12)  # an arrow's length
@@ -70,7 +69,6 @@ class Outline:
 
     part: str
     color: str
-    fixed: bool
     slices: tuple[tuple[np.ndarray, ...], ...]
     pose: np.ndarray
     label: Point
@@ -209,6 +207,7 @@ def drawing_order(mechanism: Mechanism) -> list[str]:
 
 
 def _outline(mechanism: Mechanism, part: Part, pose: np.ndarray, color: str) -> Outline:
+    """A part's outline: its slices' profiles flattened as the tracer sees them, its name's place."""
     tolerance = mechanism.tolerance.arc
     slices = tuple(tuple(np.asarray(p.polyline(tolerance).vertices, float) for p in s.oriented)
                    for s in sorted(part.slices, key=lambda s: s.z))
@@ -216,9 +215,7 @@ def _outline(mechanism: Mechanism, part: Part, pose: np.ndarray, color: str) -> 
     (a, b, x), (d, e, y) = pose[0], pose[1]
     largest = max(shapely.get_parts(shapely.affinity.affine_transform(material, [a, b, d, e, x, y])),
                   key=lambda piece: piece.area)
-    label = _inside(largest, tolerance)
-    return Outline(part.name, color, part.motion == Motion.FIXED, slices, np.array(pose, float),
-                   (float(label[0]), float(label[1])))
+    return Outline(part.name, color, slices, np.array(pose, float), _inside(largest, tolerance))
 
 
 class _Builder:
