@@ -155,6 +155,19 @@ def _parser() -> argparse.ArgumentParser:
     _budget(plot_pair)
     _settings(plot_pair)
 
+    draw = commands.add_parser("draw", help="draw the mechanism at its initial configuration (.svg, .html or .png), "
+                                             "before any analysis",
+                               description="Draw the mechanism at its initial configuration, without analysing "
+                                           "or tracing it: the parts named, pivots and angle marks, axes, limits, "
+                                           "forces and input motions as arrows, each named. SVG and HTML need "
+                                           "nothing more than cspace; PNG needs the viz extra.")
+    draw.add_argument("file", help=FILE_HELP)
+    draw.add_argument("-o", "--output", required=True, metavar="OUT", help="drawing to write (.svg, .html or .png)")
+    draw.add_argument("--size", type=_size, default=(800, 600), metavar="WxH",
+                      help="the box the drawing fits in, in pixels, at the mechanism's shape (default: 800x600)")
+    draw.set_defaults(run=_draw)
+    _settings(draw)
+
     stats = commands.add_parser("stats", help="print the statistics of several mechanisms side by side (Table 2)",
                                 description="Trace each mechanism and print its statistics (the rows of "
                                             "the paper's Table 2 and more) in one column per mechanism.")
@@ -425,20 +438,26 @@ def _analyzed(path: str, options: argparse.Namespace, parts: dict[str, str] | No
     standard error where a part drawn touching was moved to start (:mod:`cspace.tracing.start`).
     ``parts`` (argument: part name), the parts the command's arguments name, are checked once
     the file is loaded, before any analysis."""
-    from .io.examples import mechanism_file
-    from .io.loader import load
     from .model.validation import check_part_names
     from .spaces.budget import laptop_bound
     from .tracing.analysis import analyze
 
     bound = laptop_bound() if options.max_memory is None else options.max_memory
-    mechanism = load(mechanism_file(path), dict(getattr(options, "set", ())))
+    mechanism = _loaded(path, options)
     check_part_names(mechanism, parts or {})
     analysis = analyze(mechanism, cache=pair_cache(), workers=workers(), max_memory=bound,
                        progress=_progress(options))
     for settled in analysis.settled:
         say(f"cspace: note: {path}: {settled}")
     return analysis
+
+
+def _loaded(path: str, options: argparse.Namespace):
+    """The mechanism of a file, or of the example a bare name names, its parameters set by ``--set``."""
+    from .io.examples import mechanism_file
+    from .io.loader import load
+
+    return load(mechanism_file(path), dict(getattr(options, "set", ())))
 
 
 def _trace(args: argparse.Namespace) -> int:
@@ -584,8 +603,10 @@ def _check(args: argparse.Namespace) -> int:
 
 # The rendering commands below import viz (pyvista, matplotlib) in their handlers: the library never imports it.
 # What each imports that the core install does not hold: the rendering extra, cspace[viz], installs it
-# (by module, with its distribution's name). The browser viewer (animate -o OUT.html) needs none of it.
-RENDERING = {"animate": ("pyvista", "PIL", "imageio_ffmpeg"), "show": ("pyvista",), "plot-pair": ("matplotlib",)}
+# (by module, with its distribution's name). The browser viewer (animate -o OUT.html) and draw's SVG and HTML
+# need none of it.
+RENDERING = {"animate": ("pyvista", "PIL", "imageio_ffmpeg"), "show": ("pyvista",), "plot-pair": ("matplotlib",),
+             "draw": ("matplotlib",)}
 DISTRIBUTIONS = {"PIL": "pillow", "imageio_ffmpeg": "imageio-ffmpeg"}
 
 
@@ -624,6 +645,19 @@ def _animate(args: argparse.Namespace) -> int:
         frames = animate(result, args.output, size=args.size, view=args.view, fps=args.fps,
                          progress=_progress(args))
     write_stdout(f"{printable(args.output)}: {frames} frames, {args.size[0]}x{args.size[1]}\n")
+    return 0
+
+
+def _draw(args: argparse.Namespace) -> int:
+    if args.output.lower().endswith(".png"):
+        _require_rendering("draw")
+    from cspace.viz.drawing import check_drawing, write_drawing
+
+    check_drawing(args.output, size=args.size, field="-o")
+    mechanism = _loaded(args.file, args)
+    width, height = write_drawing(mechanism, args.output, size=args.size)
+    write_stdout(f"{printable(args.output)}: {printable(mechanism.name)} at its initial configuration, "
+                 f"{width}x{height}\n")
     return 0
 
 

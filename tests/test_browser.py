@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import doctest
 import io
+import math
 import os
 import re
 import shutil
@@ -285,6 +286,108 @@ def test_play_runs_the_clock_at_the_chosen_speed_and_pause_stops_it(viewer):
     page.select_option("#speed", "1")
 
 
+# ---- the marks (viz.marks, the drawing of cspace draw) ------------------------------------------------------------
+
+def opened(browser, name: str, tmp_path) -> Loaded:
+    """The viewer of an example's trace, open in the browser."""
+    path = tmp_path / f"{name}.html"
+    write_html(traced(name), path)
+    return Loaded(browser.new_page(viewport=VIEWPORT), path.as_uri())
+
+
+def screen(loaded: Loaded, points) -> np.ndarray:
+    """Where points of the plane are on the screen, by the page's own mapping."""
+    scale, left, top = loaded.mapping()
+    return np.array([(left + scale * x, top - scale * y) for x, y in points])
+
+
+def shown_box(loaded: Loaded, selector: str) -> np.ndarray:
+    """The centre of what the one element ``selector`` draws, in CSS pixels."""
+    return np.array(loaded.page.evaluate("""selector => {
+        const r = document.querySelector(selector).getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 2];
+    }""", selector))
+
+
+def test_pointing_at_a_part_names_it(viewer, feeder):
+    viewer.seek(TIMES[0])
+    poses = part_poses(feeder, configuration(feeder, TIMES[0]))
+    hover = viewer.page.locator("#hover")
+    # points of the parts' own frames inside their material and under no other part: the piston's far end,
+    # the driver's disk opposite its crank pin, a block's middle, the table
+    for name, local in (("piston", (5.5, 0.0)), ("driver", (-2.0, 2.0)), ("block3", (2.0, 1.0)),
+                        ("frame", (40.0, -2.0))):
+        [(x, y)] = screen(viewer, [(poses[name] @ (*local, 1.0))[:2]])
+        viewer.page.mouse.move(x, y)
+        assert hover.is_visible() and hover.text_content() == name
+    viewer.page.mouse.move(*screen(viewer, [(40.0, 15.0)])[0])  # above the table, right of the magazine: nothing
+    assert not hover.is_visible()
+
+
+@slow
+def test_a_turning_part_has_its_pivot_and_an_angle_mark_that_turns_with_it(browser, tmp_path):
+    """The lever's bar turns about (0, 10): its pivot stays there, its angle mark turns as far as the bar."""
+    lever = traced("lever")
+    loaded = opened(browser, "lever", tmp_path)
+    try:
+        directions = []
+        for t in (0.0, 0.6, 1.2):
+            loaded.seek(t)
+            [pivot] = screen(loaded, [(0.0, 10.0)])
+            assert shown_box(loaded, 'circle.pivot[data-name="a"]') == pytest.approx(pivot, abs=PIXEL)
+            start, end = loaded.page.evaluate("""() => {
+                const path = document.querySelector('path.angle-mark[data-name="a"]'), m = path.getScreenCTM();
+                return [0, path.getTotalLength()].map(length => {
+                    const p = path.getPointAtLength(length);
+                    return [m.a * p.x + m.c * p.y + m.e, m.b * p.x + m.d * p.y + m.f];
+                });
+            }""")
+            assert start == pytest.approx(pivot, abs=PIXEL)
+            directions.append(math.atan2(start[1] - end[1], end[0] - start[0]))  # the screen's y runs down
+        index = lever.mechanism.coordinate_index["a"]
+        angles = [configuration(lever, t)[index] if t else lever.initial[index] for t in (0.0, 0.6, 1.2)]
+        assert np.diff(directions) == pytest.approx(np.diff(angles), abs=1e-3)
+        assert angles[-1] - angles[0] > 0.5  # it did turn
+        assert loaded.errors == []
+    finally:
+        loaded.page.close()
+
+
+def test_force_arrows_go_with_their_parts_and_axes_only_with_the_parts_other_coordinates(viewer, feeder):
+    """Block1's gravity arrow moves as block1 does; its x axis only as it drops, its y axis only as it slides."""
+    viewer.seek(0.0)
+    marks = {"arrow": 'g.arrow.gravity[data-coordinate="yb1"]', "x axis": 'path.axis[data-coordinate="xb1"]',
+             "y axis": 'path.axis[data-coordinate="yb1"]'}
+    before = {name: shown_box(viewer, selector) for name, selector in marks.items()}
+    poses = [part_poses(feeder, values) for values in (feeder.initial, configuration(feeder, TIMES[2]))]
+    viewer.seek(TIMES[2])
+    scale = viewer.mapping()[0]
+    dx, dy = (poses[1]["block1"][:2, 2] - poses[0]["block1"][:2, 2]) * (scale, -scale)
+    assert abs(dx) > 20 and abs(dy) > 10  # block1 has dropped and been pushed out
+    moved = {name: shown_box(viewer, selector) - before[name] for name, selector in marks.items()}
+    assert moved["arrow"] == pytest.approx((dx, dy), abs=PIXEL)
+    assert moved["x axis"] == pytest.approx((0, dy), abs=PIXEL)
+    assert moved["y axis"] == pytest.approx((dx, 0), abs=PIXEL)
+
+
+@slow
+def test_limits_are_drawn_and_go_with_the_parts_other_coordinates(browser, tmp_path):
+    """The conveyor's block slides 5 along x on its plate; the bars of its y limits (-5 and 5, 10 apart) go along."""
+    loaded = opened(browser, "conveyor", tmp_path)
+    try:
+        bars = 'path.limit[data-coordinate="yb"]'
+        loaded.seek(0.0)
+        scale = loaded.mapping()[0]
+        height = loaded.page.evaluate("s => document.querySelector(s).getBoundingClientRect().height", bars)
+        assert height == pytest.approx(10 * scale, abs=PIXEL)
+        before = shown_box(loaded, bars)
+        loaded.seek(5.0)
+        assert shown_box(loaded, bars) - before == pytest.approx((5 * scale, 0), abs=PIXEL)
+        assert loaded.errors == []
+    finally:
+        loaded.page.close()
+
+
 # ---- the picture -------------------------------------------------------------------------------------------------
 
 def test_the_drawing_is_not_blank_and_parts_have_their_colours(viewer, feeder):
@@ -296,12 +399,15 @@ def test_the_drawing_is_not_blank_and_parts_have_their_colours(viewer, feeder):
     box = viewer.page.locator("#scene").bounding_box()
     colors = part_colors(feeder.mechanism)
     for name in ("piston", "block1", "block2", "block3"):
-        centre = viewer.page.evaluate("""name => {
+        left, top, right, bottom = viewer.page.evaluate("""name => {
             const r = document.querySelector(`g.part[data-part="${name}"]`).getBoundingClientRect();
-            return [r.left + r.width / 2, r.top + r.height / 2];
+            return [r.left + r.width / 4, r.top + r.height / 4, r.right - r.width / 4, r.bottom - r.height / 4];
         }""", name)
-        assert box["x"] < centre[0] < box["x"] + box["width"] and box["y"] < centre[1] < box["y"] + box["height"]
-        pixel = whole[round(centre[1]), round(centre[0])].astype(int)
+        assert box["x"] < left < right < box["x"] + box["width"] and box["y"] < top < bottom < box["y"] + box["height"]
+        # the commonest colour of the middle of the part's box (its marks, an axis or an arrow, cross it)
+        middle = whole[round(top):round(bottom), round(left):round(right)].reshape(-1, 3)
+        colours, counts = np.unique(middle, axis=0, return_counts=True)
+        pixel = colours[np.argmax(counts)].astype(int)
         wanted = np.array([int(colors[name][k:k + 2], 16) for k in (1, 3, 5)])
         assert np.abs(pixel - wanted).max() < 40, (name, pixel, colors[name])
 

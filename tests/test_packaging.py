@@ -167,6 +167,7 @@ def test_an_unknown_name_is_one_line_and_status_2(argv, line, tmp_path, monkeypa
     (["animate", "feeder", "-o", "f.mp4"], "imageio_ffmpeg", "animate: imageio-ffmpeg is not installed"),
     (["show", "feeder"], "pyvista", "show: pyvista is not installed"),
     (["plot-pair", "feeder", "piston", "block1", "-o", "p.png"], "matplotlib", "plot-pair: matplotlib is not installed"),
+    (["draw", "feeder", "-o", "f.png"], "matplotlib", "draw: matplotlib is not installed"),
 ])
 def test_rendering_without_the_extra_says_what_to_install(argv, missing, says, tmp_path):
     """A module of the rendering extra that cannot be imported: one line, status 2, before any work
@@ -184,6 +185,17 @@ def test_the_browser_viewer_needs_no_rendering_extra(tmp_path):
     done = child(["animate", "lever", "-o", "lever.html"], cwd=tmp_path, prelude=blocked)
     assert (done.returncode, done.stderr) == (0, "")
     assert (tmp_path / "lever.html").stat().st_size > 0
+
+
+@pytest.mark.parametrize("out", ["feeder.svg", "feeder.html"])
+def test_draw_needs_no_rendering_extra_and_no_analysis(out, tmp_path):
+    """The drawing in SVG or HTML on the core install, and before any analysis: no pair space is built."""
+    blocked = "".join(f"sys.modules[{m!r}] = None\n" for m in RENDERING)
+    refused = "import cspace.tracing.analysis as a\na.analyze = lambda *args, **options: sys.exit('analysed')\n"
+    done = child(["draw", "feeder", "-o", out], cwd=tmp_path, prelude=blocked + refused)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith(f"{out}: feeder at its initial configuration")
+    assert (tmp_path / out).stat().st_size > 0
 
 
 def readme_section(title: str) -> str:
@@ -276,6 +288,7 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path):
         assert (described.returncode, described.stderr) == (0, "")
         assert described.stdout == child(["trace", str(fixture_path("feeder")), "--describe"], cwd=empty).stdout
         assert _sh(["cspace", "trace", "dxf-cam"], empty, env).returncode == 0  # the drawing it reads is shipped
+        assert _sh(["cspace", "draw", "feeder", "-o", "f.svg"], empty, env).returncode == 0  # SVG: no extra needed
         core = _sh(["cspace", "animate", "feeder", "-o", "f.gif"], empty, env)
         assert (core.returncode, core.stdout) == (2, "")
         assert core.stderr == ("cspace: error: animate: pyvista, pillow and imageio-ffmpeg are not installed; "
@@ -283,6 +296,7 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path):
         assert _sh([python, "-m", "pip", "install", "-q", f"{wheel}[viz]"], tmp_path).returncode == 0
         animated = _sh(["cspace", "animate", "feeder", "-o", "f.gif"], empty, env)
         assert (animated.returncode, animated.stdout) == (0, "f.gif: 124 frames, 800x600\n")
-        assert sorted(p.name for p in empty.iterdir()) == ["f.gif"]
+        assert _sh(["cspace", "draw", "feeder", "-o", "f.png"], empty, env).returncode == 0
+        assert sorted(p.name for p in empty.iterdir()) == ["f.gif", "f.png", "f.svg"]
     finally:
         shutil.rmtree(tmp_path / "venv")  # a gigabyte, the rendering's

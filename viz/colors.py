@@ -1,7 +1,8 @@
 """A fixed colour per part, so every picture of a mechanism colours it the same way.
 
 Fixed parts (the frame) are grey; the others take the colours of a fixed palette in
-the order the mechanism lists them.
+the order the mechanism lists them. The marks of a drawing (:mod:`viz.marks`) have colours
+of their own: ink for pivots, axes and limits, red for forces, blue for input motions.
 
     >>> from cspace import load
     >>> part_colors(load("fixtures/feeder.toml"))["piston"]
@@ -29,3 +30,8 @@ def part_colors(mechanism: Mechanism) -> dict[str, str]:
             moving += 1
     return colors
 
+
+
+# The marks of a drawing (viz.marks): pivots, axes and limits in ink; forces red; input motions blue.
+INK = "#303030"
+MARK_COLORS = {"gravity": "#b2182b", "spring": "#b2182b", "torque": "#b2182b", "load": "#b2182b", "input": "#2166ac"}

@@ -1,7 +1,8 @@
 """HTML views of mechanisms, traces and segments, for notebooks (``import cspace`` registers them
 with IPython's HTML formatter when it runs in one).
 
-A mechanism shows its parts, coordinates, forces and inputs; a trace its statistics (the
+A mechanism shows its drawing at its initial configuration (``cspace draw``'s, :mod:`viz.drawing`)
+over its parts, coordinates, forces and inputs; a trace its statistics (the
 paper's Table 2), one row per segment with its Figure 4 record, and the browser viewer of
 ``viz.web`` embedded in an ``iframe`` (its own document: several in one notebook do not
 share a script); a segment its record, times, contacts and end. In a notebook::
@@ -10,7 +11,7 @@ share a script); a segment its record, times, contacts and end. In a notebook::
     result = cspace.trace(cspace.analyze(cspace.load("fixtures/feeder.toml")))
     result                      # the statistics, the segments and the viewer
 
-The viewer is imported from ``viz`` only when a trace is shown (it needs neither pyvista
+The drawing and the viewer are imported from ``viz`` only when shown (they need neither pyvista
 nor matplotlib); everything else here is text.
 """
 
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 STYLE = ("<style>.cspace table{border-collapse:collapse;margin:0.3em 0}"
          ".cspace th,.cspace td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
-         ".cspace pre{margin:0;font-size:90%}</style>")
+         ".cspace pre{margin:0;font-size:90%}.cspace svg.cspace-drawing{display:block;max-width:100%;height:auto}"
+         "</style>")
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -55,12 +57,17 @@ def _viewer(result) -> str:
 
 
 def mechanism_html(mechanism: Mechanism) -> str:
-    """A mechanism's parts (motion, coordinates, faces), forces and input motions.
+    """A mechanism's drawing at its initial configuration (:func:`viz.drawing.drawing_svg`), then
+    its parts (motion, coordinates, faces), forces and input motions.
 
     >>> from cspace import load
-    >>> "<td>piston</td>" in mechanism_html(load("fixtures/feeder.toml"))
-    True
+    >>> view = mechanism_html(load("fixtures/feeder.toml"))
+    >>> "<td>piston</td>" in view, view.count("<svg")
+    (True, 1)
     """
+    from .drawing import drawing_svg
+    from .marks import mechanism_marks
+
     coordinates = {c.name: c for c in mechanism.coordinates}
     parts = []
     for part in mechanism.parts:
@@ -72,7 +79,7 @@ def mechanism_html(mechanism: Mechanism) -> str:
     inputs = [[escape(m.name or "input"), escape(", ".join(f"{c} {v:g}/s" for c, v in m.velocities)),
                "until blocked" if m.duration is None else f"{m.duration:g} s"] for m in mechanism.inputs]
     html = [STYLE, '<div class="cspace">', f"<b>{escape(mechanism.name)}</b> ({escape(mechanism.source)})",
-            _table(["part", "motion", "coordinates", "faces", "z"], parts)]
+            drawing_svg(mechanism_marks(mechanism)), _table(["part", "motion", "coordinates", "faces", "z"], parts)]
     if forces:
         html.append(_table(["force", "coordinate", "direction"], forces))
     if inputs:

@@ -10,7 +10,12 @@ What it holds:
 * the parts drawn in the plane (SVG, y up, seen down the z axis, lower layers first):
   each part's outline in its local frame drawn once, arcs flattened at the
   mechanism's arc tolerance as the tracer sees them, and placed by one transform per
-  sample (:func:`viz.snapshots.part_poses`, so linkage members too);
+  sample (:func:`viz.snapshots.part_poses`, so linkage members too): the drawing of
+  ``cspace draw`` (:func:`viz.drawing.scene_groups`), its marks (:mod:`viz.marks`) taken
+  where the path starts. A part's pivots and angle marks are placed with it, so its turning
+  is seen; its arrows, axes and limits are carried as each says (an arrow with its anchor, an
+  axis or a limit only by the part's other coordinates); its name shows where the pointer
+  is over it (``#hover``);
 * play/pause, a speed control, a scrubber and a time readout;
 * the current segment's record in the paper's Figure 4 form (the text
   :func:`cspace.describe` prints for it), kept in step with the scrubber.
@@ -73,14 +78,15 @@ from cspace.report.describe import describe, summary
 from cspace.report.motion import describe_motion
 from cspace.tracing.trace import Trace
 
-from .colors import part_colors
+from .drawing import scene_groups
+from .marks import Marks, mechanism_marks
 from .output import check_output, check_size
+from .sheet import decimals, fitted_box, num
 from .snapshots import Snapshot, Traced, posing, snapshots
 
 FORMAT = ".html"
 EXTERNAL_STEP = 0.1  # seconds of playback per sample of an external motion, and per impact
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0)
-MARGIN = 0.04  # of the drawing's larger side, around every part at every sample
 ANGLE_PLACES = 6
 ENERGY_PLACES = 9
 # Bounds of the page's layout for page_height, in CSS pixels: a character of its text (14 px) and of its
@@ -89,7 +95,9 @@ ENERGY_PLACES = 9
 # beside it (its least).
 TEXT_CHAR, MONO_CHAR, TEXT_LINE, MONO_LINE = 8.0, 8.0, 20, 18
 CHROME, GAP, SIDE_BELOW, SIDE_BESIDE = 32 + 34 + 3 * 32 + 8, 16, 520, 300
-PLAYING = "Play/pause with the button or the space bar; drag the slider to scrub."
+PLAYING = ("Play/pause with the button or the space bar; drag the slider to scrub. Point at a part for its name. "
+           "Dots are pivots, their lines angle marks (they turn with their parts); dashed lines are axes, bars and "
+           "arcs limits; red arrows are forces, blue ones input motions.")
 HINTS = {
     "simple": "An external motion\n(a part falling) takes no input time: the clock stands still while it plays.",
     "full": "Full dynamics, in real time. An impact takes no time: the clock stands still a moment while it is shown.",
@@ -122,13 +130,15 @@ def html_page(trace: Traced, *, size: tuple[int, int] = (800, 600)) -> str:
     check_size(size)
     mechanism = trace.mechanism
     shots = snapshots(trace)
-    places = _places(mechanism)
-    order = _drawing_order(mechanism)
-    outlines = {part.name: _outline(part, mechanism.tolerance.arc) for part in mechanism.parts}
+    places = decimals(mechanism)
     poses_at = posing(trace)
     poses = [poses_at(shot.values) for shot in shots]
-    view = _view_box(outlines, poses, size)
-    colors = part_colors(mechanism)
+    marks = mechanism_marks(mechanism, {c.name: float(v) for c, v in zip(mechanism.coordinates, shots[0].values)},
+                            poses[0])
+    order = [outline.part for outline in marks.outlines]
+    outlines = {outline.part: outline.slices for outline in marks.outlines}
+    view = _view_box(marks, poses, size)
+    colors = {outline.part: outline.color for outline in marks.outlines}
     series = {part.name: _pose_series([p[part.name] for p in poses], _reference(mechanism, part, outlines[part.name]),
                                       _turns(mechanism, part, shots), places)
               for part in mechanism.parts}
@@ -145,8 +155,7 @@ def html_page(trace: Traced, *, size: tuple[int, int] = (800, 600)) -> str:
     }
     if dynamic:  # kinetic and potential energy at every sample
         data["energy"] = [[_round(v, ENERGY_PLACES) for v in row] for row in trace.energies.tolist()]
-    groups = "\n".join(_part_group(k, name, outlines[name], series[name], colors[name], places)
-                       for k, name in enumerate(order))
+    groups = scene_groups(marks, px=view[2] / size[0], places=places, text=False)
     legend = "\n".join(f'<li><span class="swatch" style="background:{colors[name]}"></span>{html.escape(name)}</li>'
                        for name in order)
     first = data["segments"][shots[0].segment - 1] if shots[0].segment else None
@@ -158,11 +167,11 @@ def html_page(trace: Traced, *, size: tuple[int, int] = (800, 600)) -> str:
         name=html.escape(mechanism.name),
         width=size[0],
         height=size[1],
-        view=" ".join(_num(v, places) for v in view),
+        view=" ".join(num(v, places) for v in view),
         groups=groups,
         legend=legend,
         speeds=speeds,
-        end_u=_num(end_u, 9),
+        end_u=num(end_u, 9),
         end_t=f"{shots[-1].time:.3f}",
         heading=html.escape(_heading(first, len(data["segments"]))),
         record=html.escape(first["record"] if first else "nothing traced"),
@@ -216,46 +225,18 @@ def _hint(trace: Traced) -> str:
     return f"{PLAYING} {HINTS['full' if isinstance(trace, DynamicTrace) else 'simple']}"
 
 
-def _places(mechanism: Mechanism) -> int:
-    """Decimals for lengths: a hundred-thousandth of the mechanism's size or finer."""
-    return max(0, 5 - math.floor(math.log10(mechanism.size)))
-
-
-def _drawing_order(mechanism: Mechanism) -> list[str]:
-    """Part names, lowest layer first (seen from above, higher layers cover lower ones)."""
-    ranked = sorted(enumerate(mechanism.parts), key=lambda item: (min(s.z[0] for s in item[1].slices), item[0]))
-    return [part.name for _, part in ranked]
-
-
-def _outline(part: Part, tolerance: float) -> list[list[np.ndarray]]:
-    """Per slice (lowest first), its profiles flattened within ``tolerance``, in the part's frame."""
-    slices = sorted(part.slices, key=lambda s: s.z)
-    return [[np.asarray(p.polyline(tolerance).vertices, float) for p in s.oriented] for s in slices]
-
-
-def _view_box(outlines: dict[str, list[list[np.ndarray]]], poses: Sequence[dict[str, np.ndarray]],
-              size: tuple[int, int]) -> tuple[float, float, float, float]:
-    """The SVG viewBox (x, y, width, height; y down, so the world's y is negated) holding every part at
-    every sample with a margin, widened to the drawing's aspect ratio so one unit is as wide as high."""
-    lo, hi = np.full(2, np.inf), np.full(2, -np.inf)
-    for name, slices in outlines.items():
-        local = np.vstack([loop for loops in slices for loop in loops])
+def _view_box(marks: Marks, poses: Sequence[dict[str, np.ndarray]], size: tuple[int, int]) -> tuple[float, ...]:
+    """The SVG viewBox (x, y, width, height; y down) holding every part at every sample and the
+    marks where the path starts, with a margin, at the drawing's aspect ratio."""
+    x0, y0, x1, y1 = marks.bounds()
+    lo, hi = np.array([x0, y0]), np.array([x1, y1])
+    for outline in marks.outlines:
+        local = np.vstack([loop for loops in outline.slices for loop in loops])
         for posed in poses:
-            pose = posed[name]
+            pose = posed[outline.part]
             placed = local @ pose[:2, :2].T + pose[:2, 2]
             lo, hi = np.minimum(lo, placed.min(axis=0)), np.maximum(hi, placed.max(axis=0))
-    extent = hi - lo
-    pad = MARGIN * float(extent.max())
-    lo, hi = lo - pad, hi + pad
-    width, height = float(hi[0] - lo[0]), float(hi[1] - lo[1])
-    aspect = size[0] / size[1]
-    if width / height < aspect:
-        grow = height * aspect - width
-        lo[0], width = lo[0] - grow / 2, height * aspect
-    else:
-        grow = width / aspect - height
-        lo[1], height = lo[1] - grow / 2, width / aspect
-    return float(lo[0]), -float(lo[1] + height), width, height
+    return fitted_box(lo, hi, size)
 
 
 def _reference(mechanism: Mechanism, part: Part, slices: list[list[np.ndarray]]) -> tuple[float, float]:
@@ -349,39 +330,10 @@ def _heading(segment: dict | None, count: int) -> str:
     return f"{number} of {count} ({segment['phase']}): {segment['summary']}"
 
 
-def _part_group(index: int, name: str, slices: list[list[np.ndarray]], series: dict, color: str,
-                places: int) -> str:
-    """The part's ``<g>``: its outline once, placed where it is at the first sample."""
-    x, y, a = (v if isinstance(v, (int, float)) else v[0] for v in (series["x"], series["y"], series["a"]))
-    (cx, cy), c, s = series["c"], math.cos(a), math.sin(a)
-    matrix = " ".join(_num(v, 9) for v in (c, s, -s, c, x - (c * cx - s * cy), y - (s * cx + c * cy)))
-    paths = "".join(f'<path d="{_path_data(loops, places)}"/>' for loops in slices)
-    kind = "part still" if all(isinstance(series[k], (int, float)) for k in "xya") else "part"
-    return (f'<g class="{kind}" data-index="{index}" data-part="{html.escape(name)}" fill="{color}" '
-            f'transform="matrix({matrix})">{paths}</g>')
-
-
-def _path_data(loops: list[np.ndarray], places: int) -> str:
-    """SVG path data of closed loops. Filled even-odd, nesting alternates as it does for the
-    tracer (:func:`cspace.model.geometry.nesting_depths`): a loop in a hole is an island, drawn
-    solid, a loop in that a hole again."""
-    parts = []
-    for loop in loops:
-        points = " ".join(f"{_num(px, places)} {_num(py, places)}" for px, py in loop)
-        parts.append(f"M{points}Z")
-    return "".join(parts)
-
-
 def _round(value: float, places: int) -> float | int:
     """``value`` rounded, as an int when whole (shorter JSON), never -0."""
     rounded = round(float(value), places) + 0.0
     return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
-
-
-def _num(value: float, places: int) -> str:
-    """Up to ``places`` decimals, no trailing zeros, never -0."""
-    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "", "-") else text
 
 
 def _script_json(data: dict) -> str:
@@ -398,10 +350,13 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 #scrub { flex: 1 1 240px; min-width: 160px; }
 #time { font-variant-numeric: tabular-nums; min-width: 15em; }
 #main { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
-#stage { outline: 1px solid #ccc; line-height: 0; min-width: 0; max-width: 100%; }
+#stage { position: relative; outline: 1px solid #ccc; line-height: 0; min-width: 0; max-width: 100%; }
 #scene { display: block; max-width: 100%; height: auto; background: #fcfcfc; }
-#scene path { fill-rule: evenodd; fill-opacity: 0.85; stroke: #333; stroke-width: 1;
+#scene .part path { fill-rule: evenodd; fill-opacity: 0.85; stroke: #333; stroke-width: 1;
   vector-effect: non-scaling-stroke; stroke-linejoin: round; }
+#scene .carried, #scene .pivots { pointer-events: none; }
+#hover { position: absolute; pointer-events: none; font: 13px/1.4 system-ui, sans-serif; white-space: nowrap;
+  background: rgba(255, 255, 255, 0.92); border: 1px solid #999; padding: 1px 6px; }
 #side { flex: 1 1 320px; min-width: 320px; max-width: 620px; }
 #heading { font-weight: 600; margin-bottom: 4px; }
 #record { font: 13px/1.35 ui-monospace, monospace; background: #f4f4f4; padding: 8px 10px; margin: 0;
@@ -419,6 +374,13 @@ _SCRIPT = r"""
   var D = JSON.parse(document.getElementById("cspace-data").textContent);
   var svg = document.getElementById("scene");
   var groups = Array.prototype.slice.call(svg.querySelectorAll("g.part"));
+  var pivots = {};  // each part's pivots and angle marks, placed as the part is
+  svg.querySelectorAll("g.pivots").forEach(function (g) { pivots[g.getAttribute("data-index")] = g; });
+  var carried = Array.prototype.slice.call(svg.querySelectorAll("g.carried")).map(function (g) {
+    var v = g.getAttribute("data-carry").split(" ").map(Number);
+    return {g: g, part: v[0], anchor: [v[1], v[2]], m: v.slice(3, 7)};
+  });
+  var stage = document.getElementById("stage"), hover = document.getElementById("hover");
   var T = D.t, U = D.u, S = D.segment, N = T.length, END = U[N - 1];
   var scrub = document.getElementById("scrub"), play = document.getElementById("play");
   var speed = document.getElementById("speed"), timeOut = document.getElementById("time");
@@ -440,15 +402,32 @@ _SCRIPT = r"""
     }
     return lo;
   }
-  function render() {
-    var k = last_at_most(U, u), f = 0;
-    if (k < N - 1 && U[k + 1] > U[k]) f = Math.min(1, Math.max(0, (u - U[k]) / (U[k + 1] - U[k])));
-    D.parts.forEach(function (p, i) {
+  function placed(k, f) {  // every part's transform (a b c d e f of an SVG matrix) at sample k, f of the way on
+    return D.parts.map(function (p) {
       var x = value(p.x, k, f), y = value(p.y, k, f), a = value(p.a, k, f);
       var c = Math.cos(a), s = Math.sin(a), cx = p.c[0], cy = p.c[1];
       // rotate about the reference point c, then carry it to (x, y)
-      groups[i].setAttribute("transform", "matrix(" + [c, s, -s, c, x - (c * cx - s * cy), y - (s * cx + c * cy)]
-        .join(" ") + ")");
+      return [c, s, -s, c, x - (c * cx - s * cy), y - (s * cx + c * cy)];
+    });
+  }
+  function anchored(c, m) {  // where a carried mark's anchor is for its part's transform m
+    return [m[0] * c.anchor[0] + m[2] * c.anchor[1] + m[4], m[1] * c.anchor[0] + m[3] * c.anchor[1] + m[5]];
+  }
+  var first = placed(0, 0);
+  carried.forEach(function (c) { c.start = anchored(c, first[c.part]); });
+  function render() {
+    var k = last_at_most(U, u), f = 0;
+    if (k < N - 1 && U[k + 1] > U[k]) f = Math.min(1, Math.max(0, (u - U[k]) / (U[k + 1] - U[k])));
+    var poses = placed(k, f);
+    poses.forEach(function (m, i) {
+      var matrix = "matrix(" + m.join(" ") + ")";
+      groups[i].setAttribute("transform", matrix);
+      if (pivots[i]) pivots[i].setAttribute("transform", matrix);
+    });
+    carried.forEach(function (c) {  // moved by the carry's matrix times its anchor's move
+      var at = anchored(c, poses[c.part]), dx = at[0] - c.start[0], dy = at[1] - c.start[1];
+      c.g.setAttribute("transform", "translate(" + (c.m[0] * dx + c.m[1] * dy) + " " + (c.m[2] * dx + c.m[3] * dy) +
+        ")");
     });
     now = {t: value(T, k, f), segment: S[k], energy: null};
     if (E) {
@@ -508,6 +487,16 @@ _SCRIPT = r"""
     }
   }
 
+  svg.addEventListener("pointermove", function (e) {  // the name of the part under the pointer, beside it
+    var g = e.target.closest ? e.target.closest("g.part") : null;
+    if (!g) { hover.hidden = true; return; }
+    var box = stage.getBoundingClientRect();
+    hover.textContent = g.getAttribute("data-part");
+    hover.style.left = (e.clientX - box.left + 12) + "px";
+    hover.style.top = (e.clientY - box.top + 12) + "px";
+    hover.hidden = false;
+  });
+  svg.addEventListener("pointerleave", function () { hover.hidden = true; });
   play.addEventListener("click", function () { setPlaying(!playing); });
   scrub.addEventListener("input", function () { u = Number(scrub.value); render(); });
   document.addEventListener("keydown", function (e) {
@@ -571,6 +560,7 @@ role="img" aria-label="{name}, seen down the z axis">
 {groups}
 </g>
 </svg>
+<div id="hover" role="tooltip" hidden></div>
 </div>
 <div id="side">
 <div id="heading">{heading}</div>

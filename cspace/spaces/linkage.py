@@ -277,6 +277,23 @@ class LinkageTable:
                 f"output=[{self.outputs.min():.4g}, {self.outputs.max():.4g}])")
 
 
+def assembly(mechanism: Mechanism, linkage: Linkage) -> tuple[float, dict[str, np.ndarray]]:
+    """The linkage assembled at its input's initial value, as its table starts, without the table:
+    the output's value there and each member's transform (3x3, by name).
+
+    >>> from cspace.io.loader import load
+    >>> m = load("fixtures/feeder.toml")
+    >>> output, poses = assembly(m, m.linkages[0])
+    >>> output, poses["link"][:2, 2].tolist()
+    (10.0, [3.0, 0.0])
+    """
+    start = JointSystem(mechanism, linkage).assemble(mechanism.coordinate(linkage.input).initial,
+                                                     mechanism.coordinate(linkage.output).initial,
+                                                     mechanism.tolerance.assembly)
+    placed = {member: start[3 * i:3 * i + 3] + (*mechanism.origin, 0.0) for i, member in enumerate(linkage.members)}
+    return float(start[-1]), {member: rigid(angle, x, y) for member, (x, y, angle) in placed.items()}
+
+
 def solve_linkage(mechanism: Mechanism, linkage: Linkage) -> LinkageTable:
     """Assemble ``linkage`` at the initial input and tabulate it over its input range, with
     at least ``linkage.table_size`` entries and as many more as linear interpolation needs to
