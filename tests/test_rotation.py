@@ -7,8 +7,10 @@ finely sampled) and each fixture's closed-form kinematics from its header.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
+import pyclipper
 import pytest
 import shapely
 from shapely import affinity
@@ -17,9 +19,11 @@ from shapely.geometry import Polygon, box
 from cspace import ModelError, TraceError, analyze, describe, load, loads, trace
 from cspace.kernels.contact_curves import Shape, place, rotation_intervals, translation_intervals
 from cspace.model.checks import overlap_depth
-from cspace.testing import Scene, replay
+from cspace.spaces import rotation
+from cspace.testing import OVERLAP, Scene, replay
 
 from .common import analyzed, each, fixture_path, seeds, slow, traced
+from .support.oracles import contact_edges_overlapping
 from .support.shapes import agree, blocked_at, random_polygon, rectilinear, shape_of
 
 ROTATING = ["eccentric-cam", "lever", "ratchet", "geneva", "gears"]
@@ -256,8 +260,13 @@ def test_flattened_arcs_are_made_arcs_again():
 
 def _rotating_pairs(name: str):
     analysis = analyze(load(fixture_path(name)))
-    return analysis, [p for p in analysis.pairs if p.periods or any(
-        analysis.mechanism.coordinate(c).is_angle for c in p.coordinates)]
+    return analysis, _turning(analysis)
+
+
+def _turning(analysis) -> list:
+    """An analysis's pairs in which a part turns."""
+    return [p for p in analysis.pairs if p.periods or any(analysis.mechanism.coordinate(c).is_angle
+                                                          for c in p.coordinates)]
 
 
 @pytest.mark.parametrize("name", each(ROTATING))
@@ -419,6 +428,91 @@ def test_the_gears_turn_at_their_ratio_within_the_backlash():
 @pytest.mark.parametrize("name", each(ROTATING))
 def test_rotating_fixtures_replay_clean(name):
     assert replay(traced(name)) == []
+
+
+# -- blocked outlines: cleaned within their distance, their contact edges out of the parts ---------
+
+def _dense_outline(seed: int) -> tuple[list[list[int]], float]:
+    """A closed outline on the grid through thousands of points of a smooth closed curve (as a
+    turning pair's grown contact curves are), and a cleaning distance far above their spacing."""
+    rng = np.random.default_rng(seed)
+    t = np.linspace(0, 2 * np.pi, int(rng.integers(2000, 6000)), endpoint=False)
+    lobes, phase, depth = int(rng.integers(2, 6)), rng.uniform(0, 2 * np.pi), rng.uniform(0.05, 0.3)
+    radius = 1e6 * (1 + depth * np.sin(lobes * t + phase))
+    ring = np.round(np.stack([radius * np.cos(t), radius * np.sin(t)], 1)).astype(np.int64)
+    return ring.tolist(), float(rng.uniform(50, 500))
+
+
+def _strays(ring: list[list[int]], cleaned: list[list[int]]) -> float:
+    """How far the outline's points lie from its cleaned outline, at most."""
+    return float(shapely.distance(shapely.LinearRing(cleaned), shapely.points(ring)).max())
+
+
+@pytest.mark.parametrize("seed", seeds(12, 4))
+def test_a_cleaned_outline_stays_within_the_cleaning_distance_and_keeps_no_closer_vertices(seed):
+    """The blocked outlines are grown by the cleaning distance before they are cleaned, so
+    the cleaning may move them no farther (they must hold every blocked configuration)."""
+    ring, clean = _dense_outline(seed)
+    (out,) = rotation.cleaned([ring], clean)
+    assert _strays(ring, out) <= clean
+    closed = np.array(out + out[:1], float)
+    assert np.hypot(*np.diff(closed, axis=0).T).min() > clean
+    assert len(out) < len(ring) / 4  # it does clean
+
+
+def test_pyclippers_cleaning_alone_strays_far_beyond_its_distance():
+    """The check above fails on pyclipper's CleanPolygon, which cspace used alone: its
+    vertex-by-vertex removals compound along a densely sampled curve."""
+    ring, clean = _dense_outline(0)
+    assert _strays(ring, pyclipper.CleanPolygon(ring, clean)) > 10 * clean
+
+
+def _at_arc(name: str, arc: float):
+    """A fixture's analysis at ``[tolerance] arc``."""
+    return analyze(replace(load(fixture_path(name)), tolerance_factors=(("arc", arc),)))
+
+
+def _old_cleaning(rings: list, clean: float) -> list:
+    """The cleaning as it was: pyclipper's CleanPolygons alone (its error compounds)."""
+    return [p for p in pyclipper.CleanPolygons(rings, clean) if len(p) >= 3]
+
+
+@pytest.mark.parametrize("name", each(ROTATING))
+def test_the_contact_edges_of_turning_pairs_lie_out_of_the_real_parts(name):
+    analysis, pairs = _rotating_pairs(name)
+    for pair in pairs:
+        assert contact_edges_overlapping(analysis, pair) == []
+
+
+def test_at_an_arc_tolerance_of_1e6_the_lever_keeps_its_contact_edges_and_its_path_out_of_the_block():
+    """There the cleaning distance (four length tolerances) is five times the blocked outline's
+    last growth (``curve / 4``): a cleaning whose error compounds cut 2.3e-4 into the block, and
+    the bar's corner pushed it from 2.2e-5 inside (the length tolerance is 2.8e-6)."""
+    analysis = _at_arc("lever", 1e-6)
+    (pair,) = _turning(analysis)
+    assert contact_edges_overlapping(analysis, pair) == []
+    assert replay(trace(analysis)) == []
+
+
+def test_the_contact_edge_oracle_and_the_replay_find_the_lever_in_the_block_with_the_old_cleaning(monkeypatch):
+    monkeypatch.setattr(rotation, "cleaned", _old_cleaning)
+    analysis = _at_arc("lever", 1e-6)
+    (pair,) = _turning(analysis)
+    assert max((depth for _, _, depth in contact_edges_overlapping(analysis, pair)), default=0.0) > 1e-4
+    assert any(v.kind == OVERLAP for v in replay(trace(analysis)))
+
+
+@slow
+def test_the_geneva_drive_at_fine_arc_tolerances_replays_clean():
+    """At arc 2e-6 the replay found the pin 1.5e-5 inside the wheel (and 1.4e-4 at 1e-6): the
+    same compounding cleaning, along the slots' walls. Its wheel stops where the pin leaves,
+    at the engagements' ends (the pushed wheel's play at the mouth, 9.4e-5 s of crank, beyond)."""
+    result = trace(_at_arc("geneva", 2e-6))
+    assert replay(result) == []
+    w = result.mechanism.coordinate_index["w"]
+    stops = [s.start_time for s, before in zip(result.segments[1:], result.segments) if before.first.signs[w]
+             and not s.first.signs[w]]
+    assert stops == pytest.approx([5 * math.pi / 4, 13 * math.pi / 4], abs=2e-4)
 
 
 def test_a_bar_turning_against_a_stop_is_blocked_where_it_touches():

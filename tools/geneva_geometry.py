@@ -22,8 +22,11 @@ steps of 0.002 rad and at every engagement boundary, and test:
    the slot walls and bottoms, nor of a slot's bottom.
 
 It prints the design numbers read from the fixture, a line per check and, for the
-record, the clearance-corrected first contact of the pin and the locking disk's play
-at a few dwell poses; it exits with status 1 if a check fails.
+record, the clearance-corrected first contact of the pin, the locking disk's play at a
+few dwell poses, and the second engagement's start on the real walls (arcs within 4.7e-9,
+the wheel held where the first engagement left it: where the pin's gap to it crosses
+zero through the slot's mouth, how far it stands off in between); it exits with status
+1 if a check fails.
 
     python tools/geneva_geometry.py
 """
@@ -32,12 +35,12 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import shapely
-from scipy.optimize import brentq
+from scipy.optimize import brentq, minimize_scalar
 from shapely.affinity import affine_transform
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -58,6 +61,8 @@ STEP = 0.002  # crank angle between checked poses
 TURNS = 2
 DEPTH = 1e-6  # deepest overlap accepted, and the nearest approach that counts as touching
 LOCK_TURN = 0.01  # the wheel turned this far from a dwell must hit the locking disk
+EXACT_ARC = 1e-7  # [tolerance] arc of the shapes the second entry is measured on (their arcs within 4.7e-9)
+ENTRY_STEP = 2e-6  # crank angle between the poses scanned through the second entry
 
 
 def beta(alpha: float) -> float:
@@ -387,6 +392,36 @@ def print_record(geneva: Geneva, start: float) -> None:
     print("locking disk's play (rad, ccw/cw) at fractions of the dwell: " + ", ".join(plays))
 
 
+def pushed_angle(geneva: Geneva, a: float, near: float) -> float:
+    """The wheel angle, within 0.001 of ``near``, at which the pin at crank angle ``a`` just
+    touches the wall it pushes (or its end at the rim)."""
+    return brentq(lambda w: geneva.pin_gap(a, w), near - 0.001, near + 0.001, xtol=1e-15)
+
+
+def print_second_entry(geneva: Geneva, start: float) -> None:
+    """The second engagement's start on the real walls: the wheel held where the first leaves it
+    (the lowest angle the pin pushes it to), the pin's gap to it through the slot's mouth."""
+    (_, end), (low, _) = engagement_bounds(start, start + TURNS * 2 * math.pi)[:2]
+    left = minimize_scalar(lambda a: pushed_angle(geneva, a, wheel_angle(end) + geneva.slot_play(end)),
+                           bounds=(end - 5e-4, end + 5e-4), method="bounded", options={"xatol": 1e-12})
+    w = left.fun
+    angles = np.arange(low - 1e-3, low + 5e-3, ENTRY_STEP)
+    gaps = np.array([geneva.pin_gap(a, w) for a in angles])
+    crossings = [brentq(lambda a: geneva.pin_gap(a, w), angles[i], angles[i + 1], xtol=1e-14)
+                 for i in np.flatnonzero(np.diff(np.sign(gaps)) != 0)]
+    push = crossings[-1]
+    before = angles < push
+    between = before & (angles > crossings[-2]) if len(crossings) > 1 else before
+    deepest = angles[before][int(np.argmin(gaps[before]))]
+    stand = angles[between][int(np.argmax(gaps[between]))]
+    print(f"on the real walls (arcs within {geneva.mechanism.tolerance.arc * FINE:.2g}) the first engagement leaves "
+          f"the wheel at w = {w:.10f} (pushed until t = {left.x - start:.6f}); held there, the pin's gap to it "
+          f"crosses zero at t = {', '.join(f'{a - start:.6f}' for a in crossings)} (the mouth: t = {low - start:.6f}): "
+          f"before the last, it is {max(-gaps[before].min(), 0.0):.2g} deep at the most (the wheel pushed "
+          f"{w - min(w, pushed_angle(geneva, deepest, w)):.2g} rad), then {gaps[between].max():.3g} off at t = "
+          f"{stand - start:.4f}; it pushes from t = {push - start:.6f}")
+
+
 def main() -> int:
     """Run the four checks on the fixture; 1 if any fails."""
     geneva = Geneva(cspace.load(FIXTURE))
@@ -402,6 +437,7 @@ def main() -> int:
     for name, passed, text in results:
         print(f"  {'pass' if passed else 'FAIL'}  {name}: {text}")
     print_record(geneva, start)
+    print_second_entry(Geneva(replace(geneva.mechanism, tolerance_factors=(("arc", EXACT_ARC),))), start)
     return 0 if all(passed for _, passed, _ in results) else 1
 
 

@@ -8,9 +8,13 @@ import os
 import tempfile
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from cspace.model.mechanism import Mechanism
 from cspace.model.tolerance import NOISE
-from cspace.spaces.pairspace import Contact
+from cspace.spaces.pairspace import Contact, PairSpace
+from cspace.testing import Scene, overlaps
+from cspace.tracing.analysis import Analysis
 from cspace.tracing.trace import Trace
 
 
@@ -58,6 +62,37 @@ def corners_beside_their_faces(trace: Trace) -> list[tuple[int, str, str]]:
 def _corner_of(features: tuple[str, ...], faces: tuple[str, ...]) -> bool:
     """Is each feature one of the faces, or a corner (``a+b``) of one of them?"""
     return all(f in faces or ("+" in f and any(part in faces for part in f.split("+"))) for f in features)
+
+
+def contact_edges_overlapping(analysis: Analysis, pair: PairSpace) -> list[tuple[str, dict[str, float], float]]:
+    """Middles of a pair space's contact edges where the real parts overlap deeper than the
+    length tolerance: (region, the pair's coordinates there, depth).
+
+    A contact edge is where a region's free space meets the pair's blocked space: there the
+    parts touch or, a turning pair's blocked space being grown by the ``curve`` tolerance,
+    stand a little apart; they never overlap. For a turning pair the edge is a chord of a
+    flattened outline of blocked space, and where that outline cuts into the real blocked
+    space the chord's middle is deepest in it (a cleaning whose error compounded along a
+    densely sampled contact curve put a chord 0.15 long 1.9e-4 inside the Geneva drive's
+    real blocked space at an arc tolerance of 1e-6). Random configurations seldom fall in
+    such a sliver; the middles of the chords do. The other coordinates keep their start.
+    """
+    mechanism = analysis.mechanism
+    scene = Scene(mechanism)
+    start = dict(zip((c.name for c in mechanism.coordinates), analysis.initial.tolist()))
+    parts = {pair.part_a, pair.part_b}
+    found = []
+    for region in pair.regions:
+        for edge in region.edges:
+            if not edge.contacts:
+                continue
+            middle = (np.asarray(edge.start) + np.asarray(edge.end)) / 2
+            values = dict(start)
+            values.update(zip(pair.coordinates, np.linalg.lstsq(pair.matrix, middle, rcond=None)[0].tolist()))
+            for a, b, depth in overlaps(mechanism, values, mechanism.tolerance.length, scene):
+                if {a, b} == parts:
+                    found.append((region.name, {name: values[name] for name in pair.coordinates}, depth))
+    return found
 
 
 def cached_and_uncached(mechanisms: Sequence[Mechanism],
