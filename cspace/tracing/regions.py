@@ -417,12 +417,13 @@ class RegionDiagram:
         these rows anyway; :meth:`reported` adds them for the region's description.
         """
         count = len(self.pairs)
-        self.stats.explored.add(hashlib.blake2b(np.asarray(key[:count], np.int64).tobytes(), digest_size=16).digest())
         exact = (key, None if active is None else active.tobytes())
-        if exact in self._recent:
+        if exact in self._recent:  # counted when it was built
             return self._recent[exact]
+        chosen_regions = np.asarray(key[:count], np.int64)  # once: a large mechanism's key is long
+        self.stats.explored.add(hashlib.blake2b(chosen_regions.tobytes(), digest_size=16).digest())
         pairs = np.arange(count) if active is None else np.flatnonzero(active)
-        regions = np.asarray(key[:count], int)[pairs]
+        regions = chosen_regions[pairs]
         turns = key[count:]
         chosen = pairs.tobytes() + regions.tobytes() + np.asarray(turns, int).tobytes()
         cached = self._regions.pop(chosen, None)
@@ -502,7 +503,7 @@ class RegionDiagram:
             found.update(self._pair_contacts(p, key[p], self.pairs[p].point(local[self.layout.columns[p]])))
         for p in np.flatnonzero(still.touching & ~present).tolist():
             found.update(self._pair_contacts(p, key[p], still.point(p)))
-        found.update(stop for stop, hit in zip(region.stops, tight) if stop is not None and hit)
+        found.update(region.stops[r] for r in np.flatnonzero(tight).tolist() if region.stops[r] is not None)
         return frozenset(found)
 
     def _pair_contacts(self, p: int, index: int, point: np.ndarray) -> frozenset:
