@@ -135,12 +135,15 @@ class RegionIndex:
         if self._tree is None:
             properties = rtree_index.Property()
             properties.dimension = 2
-            pad = [0.0] * (2 - self.dimension)
-            boxes = [(i, tuple(list(r.bbox[:self.dimension]) + pad + list(r.bbox[self.dimension:]) + pad), None)
-                     for i, r in enumerate(self.regions)]
-            # Bulk-loaded (sort-tile-recursive) when there are regions: one pass, not one insert each.
-            self._tree = rtree_index.Index(iter(boxes), properties=properties, interleaved=True) if boxes else \
-                rtree_index.Index(properties=properties, interleaved=True)
+            # Bulk-loaded from arrays (sort-tile-recursive) when there are regions: one pass in C.
+            if len(self.boxes):
+                pad = np.zeros((len(self.boxes), 2 - self.dimension))
+                lows = np.hstack([self.boxes[:, :self.dimension], pad])
+                highs = np.hstack([self.boxes[:, self.dimension:], pad])
+                self._tree = rtree_index.Index((np.arange(len(self.boxes), dtype=np.int64), lows, highs),
+                                               properties=properties, interleaved=True)
+            else:
+                self._tree = rtree_index.Index(properties=properties, interleaved=True)
         return self._tree
 
     def __repr__(self) -> str:
