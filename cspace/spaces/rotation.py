@@ -682,13 +682,14 @@ class _Sweep:
         self._store(us, self._evaluate(us))
 
     def _evaluate(self, us: np.ndarray) -> list[tuple]:
+        """Each value's blocked intervals, as tuples of plain numbers: (lo, hi, lo features, hi
+        features). The sweep compares a few numbers at a time, where numpy costs more than it saves."""
         out = []
         for start in range(0, len(us), self.batch):
             solved = self.solve(us[start:start + self.batch])
-            for k in range(len(solved.count)):
-                n = int(solved.count[k])
-                out.append((solved.lo[k, :n].copy(), solved.hi[k, :n].copy(),
-                            tuple(solved.lo_feature[k, :n].tolist()), tuple(solved.hi_feature[k, :n].tolist())))
+            columns = (solved.lo.tolist(), solved.hi.tolist(), solved.lo_feature.tolist(), solved.hi_feature.tolist())
+            for k, n in enumerate(solved.count.tolist()):
+                out.append(tuple(tuple(column[k][:n]) for column in columns))
         return out
 
     def _store(self, us: np.ndarray, results: list[tuple]) -> None:
@@ -748,8 +749,8 @@ def _matching(first: tuple, second: tuple) -> bool:
     """Do two samples' intervals match: as many, each overlapping the other's (the same
     stretch of blocked values, moved a little)? A contact may change between them: where
     one contact hands over to another along an interval's end, the end is continuous."""
-    lo, hi = first[0], first[1]
-    return len(lo) == len(second[0]) and bool(np.all((lo < second[1]) & (second[0] < hi)))
+    lo, hi, other_lo, other_hi = first[0], first[1], second[0], second[1]
+    return len(lo) == len(other_lo) and all(a < d and c < b for a, b, c, d in zip(lo, hi, other_lo, other_hi))
 
 
 def _outline(run: list[tuple], su: float, sv: float, quantum: float) -> tuple[np.ndarray, list[int]]:
