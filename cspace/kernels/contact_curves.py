@@ -43,6 +43,9 @@ NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's
 TURN = 2 * math.pi
 ENDS = 1e-9  # a contact this close to an edge's end (as a fraction of it) is at the end
 SIDE_BOUND = 1 + 1e-12  # a side (a product of two unit vectors, rounded) is at most this
+# Roots are sought with numpy's floating-point warnings off: a contact that does not exist
+# (a point at no edge's place, a straight edge's missing centre) is a nan, never an answer.
+QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -406,8 +409,10 @@ def translation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndar
     edge j, one of them an arc (see :func:`label`).
     """
     K = len(angle)
-    sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
-    roots = _concat([_translation_roots(side, d) for side in sides] + [_translation_tangencies(side, d) for side in sides])
+    with np.errstate(**QUIET):
+        sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
+        roots = _concat([_translation_roots(side, d) for side in sides]
+                        + [_translation_tangencies(side, d) for side in sides])
 
     def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
         return _overlaps(a, b, angle[ks], offset[ks] + values[:, None] * d[ks])
@@ -424,11 +429,12 @@ def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray
     Features as for :func:`translation_intervals`, the root in the lowest bit.
     """
     K = len(angle)
-    kept = vertices_within_reach(a, b, angle, offset, center)
-    sides = [_Sides.of(a, b, angle, offset, kind, kept) for kind in (0, 1)]
-    ranges = [_distance_range(side.e0, side.ev, side.ec, side.er, center) for side in sides]
-    roots = _concat([_rotation_roots(side, center, sign, *r) for side, r in zip(sides, ranges)]
-                    + [_rotation_tangencies(side, center, sign, *r) for side, r in zip(sides, ranges)])
+    with np.errstate(**QUIET):
+        kept = vertices_within_reach(a, b, angle, offset, center)
+        sides = [_Sides.of(a, b, angle, offset, kind, kept) for kind in (0, 1)]
+        ranges = [_distance_range(side.e0, side.ev, side.ec, side.er, center) for side in sides]
+        roots = _concat([_rotation_roots(side, center, sign, *r) for side, r in zip(sides, ranges)]
+                        + [_rotation_tangencies(side, center, sign, *r) for side, r in zip(sides, ranges)])
 
     def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
         turn = sign * values
@@ -603,9 +609,8 @@ def _at(values: np.ndarray, k: np.ndarray, i: np.ndarray) -> np.ndarray:
 def _dot(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Dot products of points (..., 2), summed from zero as ``np.einsum`` sums them (the same
     numbers to the bit, its signed zeros too), without its cost on pairs."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        out = 0.0 + p[..., 0] * q[..., 0]
-        out += p[..., 1] * q[..., 1]
+    out = 0.0 + p[..., 0] * q[..., 0]
+    out += p[..., 1] * q[..., 1]
     return out
 
 
@@ -623,14 +628,13 @@ def _rotated(vectors: np.ndarray, c: np.ndarray, s: np.ndarray) -> np.ndarray:
 def _fraction(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.ndarray:
     """Where contact points lie along their edges e: a fraction of each, of its angle for an arc."""
     start, vector = _at(f.e0, k, e), _at(f.ev, k, e)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = _dot(point - start, vector) / _dot(vector, vector)
-        curved = np.flatnonzero(f.er[e] != 0)
-        if len(curved):
-            kc, ec = k[curved], e[curved]
-            first = _take(start, curved)
-            t[curved] = _arc_fraction(_take(point, curved), _at(f.ec, kc, ec), first, first + _take(vector, curved),
-                                      f.er[ec])
+    t = _dot(point - start, vector) / _dot(vector, vector)
+    curved = np.flatnonzero(f.er[e] != 0)
+    if len(curved):
+        kc, ec = k[curved], e[curved]
+        first = _take(start, curved)
+        t[curved] = _arc_fraction(_take(point, curved), _at(f.ec, kc, ec), first, first + _take(vector, curved),
+                                  f.er[ec])
     return t
 
 
@@ -641,9 +645,8 @@ def _normal(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.nd
     if len(curved):
         radial = _take(point, curved) - _at(f.ec, k[curved], e[curved])
         sign = np.sign(f.er[e[curved]])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            length = np.hypot(radial[:, 0], radial[:, 1])
-            normal[curved] = np.stack([sign * radial[:, 0] / length, sign * radial[:, 1] / length], axis=-1)
+        length = np.hypot(radial[:, 0], radial[:, 1])
+        normal[curved] = np.stack([sign * radial[:, 0] / length, sign * radial[:, 1] / length], axis=-1)
     return normal
 
 
@@ -688,8 +691,7 @@ def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
         n = _at(f.en, k, e)
         rate = _dot(n, dp)
         moving = np.abs(rate) > 1e-12
-        with np.errstate(divide="ignore", invalid="ignore"):
-            v = np.where(moving, _dot(n, _at(f.e0, k, e) - p) / np.where(moving, rate, 1.0), 0.0)
+        v = np.where(moving, _dot(n, _at(f.e0, k, e) - p) / np.where(moving, rate, 1.0), 0.0)
         point = p + _scaled(v, dp)
         on, change, degenerate = _classify(
             _fraction(f, k, e, point), rate < 0, ~moving,
@@ -800,8 +802,7 @@ def _sinusoid_roots(u: np.ndarray, w: np.ndarray, gamma: np.ndarray) -> _Sinusoi
     alpha = u[:, 0] * w[:, 0] + u[:, 1] * w[:, 1]
     beta = u[:, 1] * w[:, 0] - u[:, 0] * w[:, 1]
     r = np.hypot(alpha, beta)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        spread = np.arccos(np.clip(gamma / np.where(r > 0, r, 1.0), -1.0, 1.0))
+    spread = np.arccos(np.clip(gamma / np.where(r > 0, r, 1.0), -1.0, 1.0))
     base = np.arctan2(beta, alpha)
     return _Sinusoid((base - spread, base + spread), np.abs(gamma) <= r * (1 + 1e-9),
                      np.abs(np.abs(gamma) - r) <= 1e-9 * r)
@@ -912,10 +913,9 @@ def _translation_tangencies(f: _Sides, d: np.ndarray) -> _Roots:
     found = []
     for which in (0, 1):
         # straight: v solves n . (c0 + v d - e0) = +-rho; arc: |c0 + v d - ca| = ra +- rb.
-        with np.errstate(divide="ignore", invalid="ignore"):
-            linear = ((rho_b if which == 0 else -rho_b) - line) / np.where(moving, rate, 1.0)
-            reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
-            disc = b * b - (_dot(rel, rel) - reach_ab ** 2)
+        linear = ((rho_b if which == 0 else -rho_b) - line) / np.where(moving, rate, 1.0)
+        reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
+        disc = b * b - (_dot(rel, rel) - reach_ab ** 2)
         scale = np.maximum(reach_ab, rho_b) ** 2
         tie = curved & (np.abs(disc) <= 1e-9 * scale)
         real = np.where(curved, (disc >= -1e-9 * scale) & (reach_ab > 1e-12 * rho_b), moving)
