@@ -26,7 +26,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.polygon import orient
 
 from ..model.geometry import Arc, Profile
-from .contact_curves import Shape
+from .contact_curves import Shape, sorted_pairs
 
 MOST = 96  # the largest order looked for
 MATCH = 1e-6  # a turned outline is the same if they differ by less than this fraction of its area
@@ -78,13 +78,11 @@ def drawn_order(slices: list[tuple[Profile, ...]], pivot: tuple[float, float], n
     groups = [_elements(profiles, pivot) for profiles in slices]
     groups = [points for group in groups for points in group.values()]
     moving = [int(np.count_nonzero(np.abs(points).max(axis=1) > near)) for points in groups]
-    from scipy.spatial import cKDTree  # scipy.spatial (0.1 s to import) only for a part that can repeat
-
-    trees = [cKDTree(points) for points in groups]
+    orders = [np.argsort(points[:, 0], kind="stable") for points in groups]
     for n in range(MOST, 1, -1):
         # a turn fixes only a circle about the pivot: every other element is one of n alike
         if all(count % n == 0 for count in moving) and \
-                all(_maps_onto(tree, points, 2 * math.pi / n, near) for tree, points in zip(trees, groups)):
+                all(_maps_onto(points, order, 2 * math.pi / n, near) for points, order in zip(groups, orders)):
             return n
     return 1
 
@@ -104,12 +102,19 @@ def _elements(profiles: tuple[Profile, ...], pivot: tuple[float, float]) -> dict
     return {kind: np.array(rows) for kind, rows in sorted(kinds.items())}
 
 
-def _maps_onto(tree, points: np.ndarray, angle: float, near: float) -> bool:
-    """Does the turn by ``angle`` take the rows (three points each) one to one onto the tree's?"""
+def _maps_onto(points: np.ndarray, order: np.ndarray, angle: float, near: float) -> bool:
+    """Does the turn by ``angle`` take the rows (three points each) one to one onto rows less
+    than ``near`` away (each onto its nearest)? ``order`` sorts the rows by their first
+    coordinate: only rows within ``near`` of a turned row's along it can be that near."""
     c, s = math.cos(angle), math.sin(angle)
-    xy = points.reshape(-1, 3, 2) @ np.array([[c, s], [-s, c]])
-    distance, index = tree.query(xy.reshape(-1, 6), distance_upper_bound=near)
-    return bool(np.all(np.isfinite(distance))) and len(set(index.tolist())) == len(index)
+    turned = (points.reshape(-1, 3, 2) @ np.array([[c, s], [-s, c]])).reshape(-1, 6)
+    row, at = sorted_pairs(points[order, 0], turned[:, 0] - near, turned[:, 0] + near)
+    if len(np.unique(row)) < len(turned):
+        return False
+    distance = np.sqrt(((turned[row] - points[order[at]]) ** 2).sum(axis=1))
+    first = np.lexsort((order[at], distance, row))
+    first = first[np.flatnonzero(np.diff(row[first], prepend=-1))]  # each turned row's nearest
+    return bool((distance[first] < near).all()) and len(np.unique(order[at][first])) == len(turned)
 
 
 def _round(shape: Polygon | MultiPolygon, pivot: tuple[float, float]) -> bool:
