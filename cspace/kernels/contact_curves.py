@@ -149,8 +149,10 @@ class Shape:
         Shape(vertices=4, arcs=0)
         """
         rings = []
+        points = self.vertices.tolist()
+        on: dict[tuple[int, str, int], bool] = {}  # a vertex on a face's n-th arc: each end of two edges
         for ring in self._rings():
-            circle = [self._circle(i, circles, near, flattened) for i in ring]
+            circle = [self._circle(i, points, circles, near, flattened, on) for i in ring]
             features = [self.vertex_features[i] for i in ring]
             faces = [self.edge_faces[i] for i in ring]
             rings.append(_rebuilt(self.vertices[ring], features, faces, circle, near))
@@ -170,18 +172,24 @@ class Shape:
                 rings.append(ring)
         return rings
 
-    def _circle(self, i: int, circles: dict, near: float, flattened: float) -> tuple | None:
-        """The circle edge i was flattened from, if it lies along one face that is an arc."""
+    def _circle(self, i: int, points: list, circles: dict, near: float, flattened: float, on: dict) -> tuple | None:
+        """The circle edge i was flattened from, if it lies along one face that is an arc:
+        both its ends on that arc (``on`` remembers each vertex and arc)."""
         faces = self.edge_faces[i]
         if len(faces) != 1:
             return None
-        p, q = self.vertices[i], self.vertices[self.following[i]]
-        for center, radius, start, sweep in circles.get(faces[0], ()):
-            c = np.asarray(center)
+        for n, (center, radius, start, sweep) in enumerate(circles.get(faces[0], ())):
             slack = (near + flattened) / radius
-            if all(radius - near <= math.dist(x, c) <= radius + flattened + near
-                   and _within(math.atan2(x[1] - c[1], x[0] - c[0]), start, sweep, slack) for x in (p, q)):
-                return (float(c[0]), float(c[1]), float(radius))
+            for v in (i, int(self.following[i])):
+                key = (v, faces[0], n)
+                if key not in on:
+                    x = points[v]
+                    on[key] = radius - near <= math.dist(x, center) <= radius + flattened + near \
+                        and _within(math.atan2(x[1] - center[1], x[0] - center[0]), start, sweep, slack)
+                if not on[key]:
+                    break
+            else:
+                return (float(center[0]), float(center[1]), float(radius))
         return None
 
     def meets(self, other: Shape) -> bool:

@@ -189,26 +189,35 @@ def symmetry(shape: Shape, pivot: np.ndarray, n: int) -> Symmetry:
         if not named.issuperset(here):
             firsts.append(k)
             named.update(here)
+    angles = [2 * math.pi * j / n for j in range(n)]
     tables = []
-    for j in range(n):
-        table, whole = _table(shape, tree, middles, pivot, 2 * math.pi * j / n, firsts)
+    for angle, nearest in zip(angles, _nearest(tree, middles, pivot, angles, firsts)):
+        table, whole = _table(shape, firsts, nearest)
         if not whole:
-            table, _ = _table(shape, tree, middles, pivot, 2 * math.pi * j / n, range(len(middles)))
+            every = list(range(len(middles)))
+            table, _ = _table(shape, every, _nearest(tree, middles, pivot, [angle], every)[0])
         tables.append(table)
     return Symmetry(n, tuple(tables))
 
 
-def _table(shape: Shape, tree: shapely.STRtree, middles: np.ndarray, pivot: np.ndarray, angle: float,
-           edges) -> tuple[dict[str, str], bool]:
-    """Each face's name to the name of the face its edges (those given) turn onto, and
-    whether each of them turned onto an edge along as many faces."""
-    edges = list(edges)
-    c, s = math.cos(angle), math.sin(angle)
-    turned = (middles[edges] - pivot) @ np.array([[c, s], [-s, c]]) + pivot
-    nearest = tree.query_nearest(shapely.points(turned), all_matches=False)[1]
+def _nearest(tree: shapely.STRtree, middles: np.ndarray, pivot: np.ndarray, angles: list[float],
+             edges: list[int]) -> list[list[int]]:
+    """For each angle, the outline edge nearest each given edge's middle turned by it (all
+    sought at once)."""
+    turned = []
+    for angle in angles:
+        c, s = math.cos(angle), math.sin(angle)
+        turned.append((middles[edges] - pivot) @ np.array([[c, s], [-s, c]]) + pivot)
+    nearest = tree.query_nearest(shapely.points(np.vstack(turned)), all_matches=False)[1].tolist()
+    return [nearest[k * len(edges):(k + 1) * len(edges)] for k in range(len(angles))]
+
+
+def _table(shape: Shape, edges: list[int], nearest: list[int]) -> tuple[dict[str, str], bool]:
+    """Each face's name to the name of the face its edges (those given) turn onto (their
+    nearest edges turned), and whether each of them turned onto an edge along as many faces."""
     table: dict[str, str] = {}
     whole = True
-    for k, there in zip(edges, nearest.tolist()):
+    for k, there in zip(edges, nearest):
         whole = whole and len(shape.edge_faces[there]) >= len(shape.edge_faces[k])
         for name, other in zip(shape.edge_faces[k], shape.edge_faces[there]):
             table.setdefault(name, other)
