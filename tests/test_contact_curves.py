@@ -233,3 +233,19 @@ def test_turning_runs_at_once_equal_followed_on_any_counts(seed, monkeypatch):
     at_once = contact_curves.blocked_intervals(roots, K, start, True, overlaps)
     monkeypatch.setattr(contact_curves, "turned_runs", _follow_every_turn)
     _assert_same(at_once, contact_curves.blocked_intervals(roots, K, start, True, overlaps))
+
+
+@pytest.mark.parametrize("seed", seeds(40, 4))
+def test_roots_in_placement_order_are_in_lexsort_order(seed):
+    """By placement, value, then feature, equals as they come, as np.lexsort orders them:
+    values on a coarse grid (ties, signed zeros, not-a-number), placements that fit 16 bits
+    and placements that do not."""
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        n = int(rng.integers(0, 80))
+        k = rng.integers(0, int(rng.choice([4, 40_000])), n)
+        grid = np.array([0.0, -0.0, 1.0, -2.5, 3.0, np.nan, 0.5])
+        v = rng.choice(grid, n) if seed % 2 else rng.uniform(-3, 3, n)
+        feature = rng.integers(0, 6, n)
+        np.testing.assert_array_equal(contact_curves.placement_order(k, v), np.lexsort((v, k)))
+        np.testing.assert_array_equal(contact_curves.placement_order(k, v, feature), np.lexsort((feature, v, k)))

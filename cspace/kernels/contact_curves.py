@@ -1081,10 +1081,31 @@ def wrapped_angles(v: np.ndarray) -> np.ndarray:
     return (v + math.pi) % TURN - math.pi
 
 
+def placement_order(k: np.ndarray, v: np.ndarray, then: np.ndarray | None = None) -> np.ndarray:
+    """The order ``np.lexsort((then, v, k))`` gives (``(v, k)`` without ``then``): by placement,
+    then value, then ``then``, equals as they come. numpy's lexsort is several times slower
+    at these sizes than what is done here: a quicksort on the value, a stable sort on the
+    placement (a radix sort where it fits 16 bits), and the rare runs of equal placement
+    and value put in order by what follows."""
+    order = np.argsort(v)
+    key = k[order]
+    if len(key) and 0 <= key.min() and key.max() < 2 ** 15:
+        key = key.astype(np.int16)
+    order = order[np.argsort(key, kind="stable")]
+    same_k, values = k[order], v[order]
+    equal = (same_k[1:] == same_k[:-1]) & ((values[1:] == values[:-1]) | (np.isnan(values[1:]) & np.isnan(values[:-1])))
+    if equal.any():
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], equal.astype(np.int8), [0]])))
+        for start, stop in zip(edges[0::2].tolist(), (edges[1::2] + 1).tolist()):
+            run = order[start:stop]
+            order[start:stop] = run[np.lexsort((run, then[run])) if then is not None else np.argsort(run)]
+    return order
+
+
 def start_values(roots: _Roots, K: int) -> np.ndarray:
     """Per placement, a value of ``v`` half way across the widest gap between its roots
     (the first widest, going round from the lowest root), for every placement at once."""
-    order = np.lexsort((roots.v, roots.k))
+    order = placement_order(roots.k, roots.v)
     k, v = roots.k[order], roots.v[order]
     start = np.zeros(K)
     if not len(k):
@@ -1194,7 +1215,7 @@ def turned_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd:
 def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:
     """The roots by placement and value, those at one value of one placement made one:
     placement, value, first feature, summed change and whether any is degenerate."""
-    order = np.lexsort((roots.feature, roots.v, roots.k))
+    order = placement_order(roots.k, roots.v, roots.feature)
     k, v, f, c, odd = (getattr(roots, name)[order] for name in ("k", "v", "feature", "change", "degenerate"))
     if not len(k):
         return k, v, f, c, odd
