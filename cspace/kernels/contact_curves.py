@@ -1204,12 +1204,45 @@ def turned_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd:
     last = np.zeros(K, int)
     last[groups] = after[bounds[1:][groups] - 1]
     followed[plain] = (shift[plain] > 0) != (last[plain] + shift[plain] > 0)
-    rows = []
-    for p in np.flatnonzero(~followed).tolist():
-        lo, hi = bounds[p], bounds[p + 1]
-        inside = np.concatenate([[shift[p]], after[lo:hi] + shift[p]]) > 0
-        rows.append(_placed(p, _runs(v[lo:hi], f[lo:hi], inside, True)))
-    return followed, np.concatenate(rows) if rows else np.zeros((0, 5))
+    return followed, _turned_rows(k, v, f, after, shift, bounds, ~followed)
+
+
+def _turned_rows(k: np.ndarray, v: np.ndarray, f: np.ndarray, after: np.ndarray, shift: np.ndarray,
+                 bounds: np.ndarray, read: np.ndarray) -> np.ndarray:
+    """The runs of the placements ``read`` (their count the same before the first root and
+    after the last, both outside or both inside), all at once, as :func:`_runs` reads them
+    one at a time: the roots ``v`` taken round from the start value (``after``, the count
+    after each, less ``shift``), a run from a root the count rises through to the next it
+    falls through, one across the seam from the last rise to the first fall a turn on, a
+    whole turn where the count never falls; each put in the turn from -pi. Rows (placement,
+    lo, hi, lo feature, hi feature), in order."""
+    K = len(bounds) - 1
+    index = np.arange(len(k))
+    inside = after + shift[k] > 0                                      # the stretch after each root
+    before = np.where(index == bounds[:-1][k], shift[k] > 0, np.roll(inside, 1))
+    rises = np.flatnonzero(read[k] & ~before & inside)
+    falls = np.flatnonzero(read[k] & before & ~inside)
+    wraps = read & (shift > 0)
+    whole = wraps & (np.bincount(k[~inside], minlength=K) == 0)
+    wraps &= ~whole
+    # A placement has as many rises as falls, so the i-th rise and the i-th fall are the same
+    # placement's. One that wraps falls first: each rise pairs with the next fall, its last
+    # rise with its first fall, a turn on.
+    first = np.searchsorted(falls, bounds[:-1][k[falls]])
+    stop = np.searchsorted(falls, bounds[1:][k[falls]])
+    ahead = np.arange(len(falls)) + 1
+    across = wraps[k[falls]] & (ahead == stop)
+    paired = np.where(wraps[k[falls]], np.where(across, first, ahead), ahead - 1)
+    lo = v[rises]
+    hi = v[falls[paired]] + np.where(across, TURN, 0.0)
+    turned = TURN * np.floor((lo + math.pi) / TURN)
+    round_ = hi - lo >= TURN - 1e-12
+    rows = np.column_stack([k[rises], np.where(round_, -math.pi, lo - turned), np.where(round_, math.pi, hi - turned),
+                            np.where(round_, NO_FEATURE, f[rises]), np.where(round_, NO_FEATURE, f[falls[paired]])])
+    everywhere = np.flatnonzero(whole)
+    rows = np.vstack([rows, np.column_stack([everywhere, np.full((len(everywhere), 2), [-math.pi, math.pi]),
+                                             np.full((len(everywhere), 2), NO_FEATURE)])]).astype(float)
+    return rows[np.lexsort(rows.T[::-1])]
 
 
 def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:
