@@ -757,6 +757,8 @@ def _rotation_roots(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray, 
     arm = _from(f.movers, center)
     radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
     k_, e_, m_ = candidate_triples(radius, near * (1 - 1e-9), far * (1 + 1e-9))
+    if not len(k_):
+        return _no_roots()
     w = _at(arm, k_, m_)
     origin = _take(center, k_)
     curved = f.er[e_] != 0
@@ -821,9 +823,13 @@ def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int, near: np.ndar
     straight edge's line, or at the sum or difference of the radii from an arc's centre
     (arc against arc once, in kind 0), the edges ``near`` to ``far`` from the centre. Each
     tangency inside both edges adds or removes two crossings of the outlines."""
+    if not len(f.mover_arcs):
+        return _no_roots()
     turn = sign if f.kind == 0 else -sign
     arm = _from(f.mover_centers, center)                                           # (K, arcs, 2)
     k_, e_, j_ = _arc_candidates(f, np.hypot(arm[..., 0], arm[..., 1]), near, far)
+    if not len(k_):
+        return _no_roots()
     curved = f.er[e_] != 0
     w = _at(arm, k_, j_)
     origin = _take(center, k_)
@@ -904,10 +910,14 @@ def _translation_tangencies(f: _Sides, d: np.ndarray) -> _Roots:
     """Mover arcs tangent to edges as they move along ``d`` (kind 0) or against it (kind 1):
     linear in the distance against a straight edge, quadratic against an arc (arc against
     arc once, in kind 0)."""
+    if not len(f.mover_arcs):
+        return _no_roots()
     direction = d if f.kind == 0 else -d
     low, high, span = _across(f, d)
     side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
     k_, e_, j_ = _arc_candidates(f, _dot(f.mover_centers, side[:, None, :]), low - span, high + span)
+    if not len(k_):
+        return _no_roots()
     curved = f.er[e_] != 0
     c0 = _at(f.mover_centers, k_, j_)
     dk = _take(direction, k_)
