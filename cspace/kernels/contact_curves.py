@@ -109,13 +109,21 @@ class Shape:
         out[self.following] = np.arange(len(self.following))
         return out
 
-    @property
+    @cached_property
     def arcs(self) -> np.ndarray:
         """Indices of the arc edges."""
-        return np.flatnonzero(self.radii != 0)
+        return _frozen(np.flatnonzero(self.radii != 0))
 
+    @cached_property
+    def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Edge starts, vectors and outward unit normals (see :func:`_edges`), made once: every
+        sweep round of a turning pair reads them."""
+        return tuple(_frozen(x) for x in _edges(self.vertices, self.following))
+
+    @cached_property
     def tangents(self) -> tuple[np.ndarray, np.ndarray]:
-        """Unit directions leaving each vertex along its previous edge (backward) and its next."""
+        """Unit directions leaving each vertex along its previous edge (backward) and its next,
+        made once."""
         def unit(x: np.ndarray) -> np.ndarray:
             length = np.hypot(x[:, 0], x[:, 1])[:, None]
             return x / np.where(length > 0, length, 1.0)
@@ -128,7 +136,7 @@ class Shape:
         arc_before = self.radii[before] != 0
         radial = self.vertices - self.centers[before]
         back[arc_before] = -np.sign(self.radii[before][arc_before])[:, None] * _left(radial[arc_before])
-        return unit(back), unit(ahead)
+        return _frozen(unit(back)), _frozen(unit(ahead))
 
     def with_arcs(self, circles: dict[str, list[tuple[tuple[float, float], float, float, float]]], near: float,
                   flattened: float) -> Shape:
@@ -467,8 +475,8 @@ def vertices_within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndar
     if bends.any():
         arc = place(b.centers[bends], angle, offset) - center[:, None, :]
         reach = max(reach, float((np.hypot(arc[..., 0], arc[..., 1]) + np.abs(b.radii[bends])).max()))
-    e0, ev, _ = _edges(a.vertices[None], a.following)
-    near, _ = _distance_range(e0, ev, a.centers[None], a.radii, middle[None])
+    e0, ev, _ = a.edges
+    near, _ = _distance_range(e0[None], ev[None], a.centers[None], a.radii, middle[None])
     size = a.extent + reach + spread
     kept = np.flatnonzero(near[0] <= spread + reach + 1e-9 * size)
     return None if len(kept) == len(a.vertices) else kept
@@ -549,15 +557,15 @@ class _Sides:
         placed = place(b.vertices, angle, offset)
         if kind == 0:
             mover, movers, arcs = b, placed, b.arcs
-            back, ahead = (_turned(np.broadcast_to(x, (K,) + x.shape), angle) for x in b.tangents())
+            back, ahead = (_turned(np.broadcast_to(x, (K,) + x.shape), angle) for x in b.tangents)
             centers = place(b.centers[arcs], angle, offset)
             ends = np.stack([placed[:, arcs], placed[:, b.following[arcs]]], axis=2)
-            e0, ev, en = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in _edges(a.vertices, a.following))
+            e0, ev, en = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in a.edges)
             ec, er = np.broadcast_to(a.centers[kept], (K, len(kept), 2)), a.radii[kept]
         else:
             mover, arcs = a, kept[a.radii[kept] != 0]
             movers = np.broadcast_to(a.vertices[kept], (K, len(kept), 2))
-            back, ahead = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in a.tangents())
+            back, ahead = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in a.tangents)
             centers = np.broadcast_to(a.centers[arcs], (K, len(arcs), 2))
             ends = np.broadcast_to(np.stack([a.vertices[arcs], a.vertices[a.following[arcs]]], axis=1),
                                    (K, len(arcs), 2, 2))
@@ -578,6 +586,12 @@ class _Sides:
         of its two tangencies."""
         i, jb = (self.kept[e], j) if self.kind == 0 else (j, e)
         return (2 * self.na * self.nb + (i * self.nb + jb) * 2 + which) * 2 + root
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """The array, made read-only: a shape's, shared by every call that reads it."""
+    array.flags.writeable = False
+    return array
 
 
 def _edges(vertices: np.ndarray, following: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
