@@ -1,11 +1,15 @@
-"""Pieces of cspace.spaces.convex_regions against plain reference versions."""
+"""Pieces of cspace.spaces.convex_regions (and the trapezoids it cuts free space into) against plain
+reference versions."""
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 import pytest
 import shapely
 
+from cspace.kernels import trapezoids
 from cspace.spaces.convex_regions import LabelledEdges
 
 from .common import seeds
@@ -57,3 +61,19 @@ def test_edges_labelled_at_once_take_the_label_each_would_alone(seed):
     sides = [((int(p[0]), int(p[1])), (int(q[0]), int(q[1]))) for p, q in ends]
     found = LabelledEdges(stretches, reach).labels(sides)
     assert found == [_label_one_at_a_time(stretches, reach, p, q) for p, q in sides]
+
+
+@pytest.mark.parametrize("seed", seeds(20, 4))
+def test_an_edges_height_is_exact(seed):
+    """A free polygon's edge height at a vertex abscissa (trapezoids._at): the exact fraction,
+    an integer where it is one, equal and hashing alike either way."""
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        x0, y0, y1 = (int(v) for v in rng.integers(-10 ** 9, 10 ** 9, 3))
+        x1 = x0 + int(rng.integers(1, 10 ** 6))
+        y1 = y0 if rng.random() < 0.2 else y1
+        x = int(rng.integers(x0, x1 + 1))
+        found = trapezoids._at((x0, y0, x1, y1, None), x)
+        exact = Fraction(y0) + Fraction((y1 - y0) * (x - x0), x1 - x0)
+        assert found == exact and hash(found) == hash(exact)
+        assert isinstance(found, int) == (exact.denominator == 1)
