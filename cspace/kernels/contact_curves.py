@@ -575,6 +575,20 @@ class _Sides:
         return cls(kind, len(a.vertices), len(b.vertices), movers, back, ahead, arcs, centers,
                    mover.radii[arcs], ends, e0, ev, en, ec, er, kept)
 
+    @cached_property
+    def edge_spans(self) -> np.ndarray:
+        """Each arc edge's sweep (:func:`_arc_span`; 0 on a straight edge) at each placement
+        (K, ne): made once for all the contacts on it, and once for every placement where
+        the edges do not move (kind 0)."""
+        e0, ev, ec = _once(self.e0, self.ev, self.ec)
+        return _spans(self.er, ec, e0, e0 + ev, len(self.e0))
+
+    @cached_property
+    def mover_spans(self) -> np.ndarray:
+        """Each mover arc's sweep at each placement (K, arcs), as :attr:`edge_spans`."""
+        centers, ends = _once(self.mover_centers, self.mover_ends)
+        return _spans(self.mover_radii, centers, ends[:, :, 0], ends[:, :, 1], len(self.mover_centers))
+
     def vertex_feature(self, e: np.ndarray, m: np.ndarray, root: int | np.ndarray) -> np.ndarray:
         """Features of mover vertex m on edge e (see :func:`translation_intervals`)."""
         if self.kind == 0:
@@ -586,6 +600,23 @@ class _Sides:
         of its two tangencies."""
         i, jb = (self.kept[e], j) if self.kind == 0 else (j, e)
         return (2 * self.na * self.nb + (i * self.nb + jb) * 2 + which) * 2 + root
+
+
+def _once(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Arrays over placements, each its first placement alone where all are the same at every
+    placement (broadcast)."""
+    if all(len(a) and a.strides[0] == 0 for a in arrays):
+        return tuple(a[:1] for a in arrays)
+    return arrays
+
+
+def _spans(radii: np.ndarray, centers: np.ndarray, starts: np.ndarray, ends: np.ndarray, count: int) -> np.ndarray:
+    """The sweeps of arcs (signed radii (n,); centres, starts and ends (K, n, 2), or (1, n, 2)
+    for every placement alike) at each of ``count`` placements, 0 for straight edges (radius 0)."""
+    arcs = np.flatnonzero(radii != 0)
+    out = np.zeros(centers.shape[:2])
+    out[:, arcs] = _arc_span(centers[:, arcs], starts[:, arcs], ends[:, arcs], radii[arcs])
+    return np.broadcast_to(out, (count,) + out.shape[1:]) if len(out) < count else out
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -654,9 +685,8 @@ def _fraction(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.
     curved = np.flatnonzero(f.er[e] != 0)
     if len(curved):
         kc, ec = k[curved], e[curved]
-        first = _take(start, curved)
-        t[curved] = _arc_fraction(_take(point, curved), _at(f.ec, kc, ec), first, first + _take(vector, curved),
-                                  f.er[ec])
+        t[curved] = _arc_fraction(_take(point, curved), _at(f.ec, kc, ec), _take(start, curved),
+                                  _at(f.edge_spans, kc, ec), f.er[ec])
     return t
 
 
@@ -672,20 +702,24 @@ def _normal(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.nd
     return normal
 
 
-def _arc_fraction(point: np.ndarray, center: np.ndarray, start: np.ndarray, end: np.ndarray,
+def _arc_fraction(point: np.ndarray, center: np.ndarray, start: np.ndarray, span: np.ndarray,
                   radius: np.ndarray) -> np.ndarray:
-    """Where a point's direction from an arc's centre lies along the arc, as a fraction of its
-    sweep (negative or above one: outside it)."""
-    sign = np.sign(radius)
-
-    def angle(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-        return (sign * np.arctan2(_cross(p, q), _dot(p, q))) % TURN
-
-    first = start - center
-    span = angle(first, end - center)
-    at = angle(first, point - center)
+    """Where a point's direction from an arc's centre lies along the arc (from ``start``, its
+    sweep ``span``: :func:`_arc_span`), as a fraction of its sweep (negative or above one:
+    outside it)."""
+    at = _arc_angle(start - center, point - center, radius)
     at = np.where(at > span / 2 + math.pi, at - TURN, at)
     return at / np.where(span > 0, span, 1.0)
+
+
+def _arc_span(center: np.ndarray, start: np.ndarray, end: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """An arc's sweep from its start to its end, the way it turns (its radius' sign), in [0, 2 pi)."""
+    return _arc_angle(start - center, end - center, radius)
+
+
+def _arc_angle(p: np.ndarray, q: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """The angle from direction p to q, counterclockwise for a positive radius, in [0, 2 pi)."""
+    return (np.sign(radius) * np.arctan2(_cross(p, q), _dot(p, q))) % TURN
 
 
 def _sides(f: _Sides, k: np.ndarray, e: np.ndarray, m: np.ndarray, point: np.ndarray,
@@ -898,8 +932,8 @@ def _arc_candidates(f: _Sides, keys: np.ndarray, lows: np.ndarray,
 
 def _mover_fraction(f: _Sides, k: np.ndarray, j: np.ndarray, direction: np.ndarray) -> np.ndarray:
     """Where a direction from a mover arc's centre (in the mover's placed frame) lies along it."""
-    center, ends = _at(f.mover_centers, k, j), _at(f.mover_ends, k, j)
-    return _arc_fraction(direction, np.zeros_like(direction), ends[:, 0] - center, ends[:, 1] - center,
+    center, start = _at(f.mover_centers, k, j), _at(f.mover_ends[:, :, 0], k, j)
+    return _arc_fraction(direction, np.zeros_like(direction), start - center, _at(f.mover_spans, k, j),
                          f.mover_radii[j])
 
 
