@@ -26,7 +26,7 @@ from ..model.geometry import Arc
 from ..model.kinds import Motion
 from ..model.limits import MAX_TABLE
 from ..model.mechanism import Linkage, Mechanism, Part
-from ..model.poses import part_transform, rigid
+from ..model.poses import part_pose, rigid
 from ..model.tolerance import NOISE
 
 TWO_PI = 2.0 * math.pi
@@ -448,8 +448,8 @@ class JointSystem:
         memo = (part, *[values.get(c) for c in owner.coordinates])
         pose = self._poses.get(memo)
         if pose is None:
-            t = part_transform(self.mechanism, owner, values, self.origin) if owner.motion != Motion.FIXED else np.eye(3)
-            pose = (float(t[0, 0]), float(t[1, 0]), float(t[0, 2]), float(t[1, 2]))
+            pose = part_pose(self.mechanism, owner, values, self.origin) if owner.motion != Motion.FIXED \
+                else (1.0, 0.0, 0.0, 0.0)
             if len(self._poses) >= POSE_MEMO:
                 self._poses.clear()
             self._poses[memo] = pose
