@@ -249,3 +249,28 @@ def test_roots_in_placement_order_are_in_lexsort_order(seed):
         feature = rng.integers(0, 6, n)
         np.testing.assert_array_equal(contact_curves.placement_order(k, v), np.lexsort((v, k)))
         np.testing.assert_array_equal(contact_curves.placement_order(k, v, feature), np.lexsort((feature, v, k)))
+
+
+@pytest.mark.parametrize("seed", seeds(20, 4))
+def test_dot_products_are_einsums_to_the_bit(seed):
+    """contact_curves._dot sums two products from zero as np.einsum does: the same numbers to
+    the bit, signed zeros, infinities and nans alike, for rows of points and for points over
+    placements against one point per placement."""
+    rng = np.random.default_rng(seed)
+    special = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-300, -1e300, 3.5])
+
+    def bits(x):
+        return np.where(np.isnan(x), 0, x.view(np.int64)), np.isnan(x)
+
+    for shape in ((int(rng.integers(1, 50)), 2), (int(rng.integers(1, 9)), int(rng.integers(1, 9)), 2)):
+        p = np.where(rng.random(shape) < 0.3, rng.choice(special, shape), rng.normal(size=shape))
+        q = np.where(rng.random(shape) < 0.3, rng.choice(special, shape), rng.normal(size=shape))
+        p[(0,) * (len(shape) - 1)], q[(0,) * (len(shape) - 1)] = (-0.0, 1.0), (1.0, -0.0)  # -0 + -0: einsum's +0
+        with np.errstate(all="ignore"):
+            found, expected = contact_curves._dot(p, q), np.einsum("...x,...x->...", p, q)
+        for mine, theirs in zip(bits(found), bits(expected)):
+            np.testing.assert_array_equal(mine, theirs)
+    K, n = int(rng.integers(1, 6)), int(rng.integers(1, 9))
+    points, side = rng.normal(size=(K, n, 2)), rng.normal(size=(K, 2))
+    np.testing.assert_array_equal(contact_curves._dot(points, side[:, None, :]).view(np.int64),
+                                  np.einsum("kvx,kx->kv", points, side).view(np.int64))
