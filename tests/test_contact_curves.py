@@ -11,7 +11,7 @@ from cspace.kernels import contact_curves
 from cspace.kernels.contact_curves import candidate_triples, sorted_pairs, translation_intervals
 
 from .common import seeds
-from .support.shapes import random_polygon, rectilinear, shape_of
+from .support.shapes import random_polygon, rectilinear, rounded, shape_of
 
 
 def _one_row_at_a_time(keys, lows, highs):
@@ -37,6 +37,52 @@ def test_candidates_of_every_placement_at_once_are_those_of_each_alone(seed):
     assert found == _one_row_at_a_time(keys, lows, highs)
 
 
+@pytest.mark.parametrize("seed", seeds(20, 4))
+def test_candidates_beside_edges_out_of_play_are_those_of_each_placement_alone(seed):
+    """Edges out of play at every placement (an empty range: infinite, reversed, not a number, as
+    a turning arc's kind 1 marks arcs) are left out of the all-at-once search, and edges in play
+    at some placements only keep theirs: the same triples, in the same order."""
+    rng = np.random.default_rng(seed)
+    count, vertices, edges = rng.integers(1, 20), rng.integers(1, 30), rng.integers(2, 30)
+    keys = rng.integers(-5, 5, (count, vertices)) * 0.5
+    lows = rng.integers(-6, 6, (count, edges)) * 0.5
+    highs = lows + rng.integers(0, 4, (count, edges)) * 0.5
+    out = rng.random(edges) < 0.4
+    lows[:, out] = rng.choice([np.inf, np.nan, 3.0], (count, int(out.sum())))
+    highs[:, out] = rng.choice([-np.inf, np.nan, 1.0], (count, int(out.sum())))
+    if seed % 2:  # out of play at some placements: not all at once
+        lows[rng.random(count) < 0.5, np.flatnonzero(~out)[:1]] = np.inf
+    found = list(zip(*(x.tolist() for x in candidate_triples(keys, lows, highs))))
+    assert found == _one_row_at_a_time(keys, lows, highs)
+
+
+@pytest.mark.parametrize("seed", seeds(40, 4))
+def test_flat_sides_are_measured_against_every_candidates_largest(seed):
+    """A kept root's side is flat within 1e-9 of the largest side of every candidate, kept or
+    not, though only the kept ones' sides are computed but where they cannot settle it: sides
+    (products of unit vectors) whose largest is small, some between the kept ones' and the
+    bound's thresholds, some not."""
+    rng = np.random.default_rng(seed)
+    count, kept = int(rng.integers(1, 60)), int(rng.integers(1, 20))
+    top = 10.0 ** rng.uniform(-4, 0)
+    every = [rng.uniform(-top, top, count) * (10.0 ** -rng.integers(0, 14, count)) for _ in range(2)]
+    every[int(rng.integers(2))][int(rng.integers(count))] = rng.choice([top, -top, 1.0, 0.0])
+    at = rng.integers(0, count, kept)
+    sides = [s[at] for s in every]
+    calls = []
+
+    def all_sides():
+        calls.append(1)
+        return every
+
+    scale = 1e-9 * (np.abs(np.concatenate(every)).max() + 1e-300)
+    expected = (np.abs(sides[0]) <= scale) | (np.abs(sides[1]) <= scale)
+    np.testing.assert_array_equal(contact_curves._flat(sides, all_sides), expected)
+    undecided = np.abs(np.concatenate(sides))
+    undecided = undecided[(undecided > 1e-9 * (undecided.max() + 1e-300)) & (undecided <= 1e-9 * (1 + 1e-12))]
+    assert len(calls) == (1 if len(undecided) else 0)
+
+
 def _placed_pair(seed: int, spread: float, count: int = 60):
     """Two shapes and ``count`` placements: odd seeds boxes on a grid at quarter turns and
     whole offsets (roots that tie, degenerate and sit on ends), even ones star-shaped
@@ -54,6 +100,36 @@ def _placed_pair(seed: int, spread: float, count: int = 60):
 def _assert_same(found, expected) -> None:
     for name in ("lo", "hi", "lo_feature", "hi_feature", "count"):
         np.testing.assert_array_equal(getattr(found, name), getattr(expected, name))
+
+
+@pytest.mark.parametrize("seed", seeds(30, 4))
+def test_the_sides_of_every_candidate_hold_the_kept_ones(seed, monkeypatch):
+    """A flat side is measured against every candidate root's largest side, asked for only
+    where the kept roots' sides cannot settle it (``contact_curves._flat``). Asked for at every
+    classification, every candidate's sides hold the kept ones' own and give the same
+    intervals: boxes on a grid at quarter turns (flat sides, ties), star-shaped polygons and
+    rounded boxes (arcs), turning and sliding."""
+    rng, a, b, angle, offset = _placed_pair(seed, 2)
+    if seed % 3 == 0:
+        b = rounded(int(rng.integers(1, 3)), int(rng.integers(1, 3)), 0.5)[0]
+    center = offset + rng.integers(-1, 2, offset.shape)
+    d = np.tile([[1.0, 0.0], [0.0, 1.0]], (len(angle) // 2, 1))
+    found = (contact_curves.rotation_intervals(a, b, angle, offset, center, 1),
+             translation_intervals(a, b, angle, offset, d))
+    asked = []
+
+    def always(sides, every):
+        whole = every()
+        asked.append(len(whole[0]))
+        for kept, all_ in zip(sides, whole):
+            assert np.isin(kept, all_).all()
+        scale = 1e-9 * (np.abs(np.concatenate(whole)).max(initial=0.0) + 1e-300)
+        return (np.abs(sides[0]) <= scale) | (np.abs(sides[1]) <= scale)
+
+    monkeypatch.setattr(contact_curves, "_flat", always)
+    _assert_same(found[0], contact_curves.rotation_intervals(a, b, angle, offset, center, 1))
+    _assert_same(found[1], translation_intervals(a, b, angle, offset, d))
+    assert asked and sum(found[0].count) + sum(found[1].count) > 0
 
 
 def _follow_every_placement(k, v, f, c, odd, bounds):
@@ -157,3 +233,44 @@ def test_turning_runs_at_once_equal_followed_on_any_counts(seed, monkeypatch):
     at_once = contact_curves.blocked_intervals(roots, K, start, True, overlaps)
     monkeypatch.setattr(contact_curves, "turned_runs", _follow_every_turn)
     _assert_same(at_once, contact_curves.blocked_intervals(roots, K, start, True, overlaps))
+
+
+@pytest.mark.parametrize("seed", seeds(40, 4))
+def test_roots_in_placement_order_are_in_lexsort_order(seed):
+    """By placement, value, then feature, equals as they come, as np.lexsort orders them:
+    values on a coarse grid (ties, signed zeros, not-a-number), placements that fit 16 bits
+    and placements that do not."""
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        n = int(rng.integers(0, 80))
+        k = rng.integers(0, int(rng.choice([4, 40_000])), n)
+        grid = np.array([0.0, -0.0, 1.0, -2.5, 3.0, np.nan, 0.5])
+        v = rng.choice(grid, n) if seed % 2 else rng.uniform(-3, 3, n)
+        feature = rng.integers(0, 6, n)
+        np.testing.assert_array_equal(contact_curves.placement_order(k, v), np.lexsort((v, k)))
+        np.testing.assert_array_equal(contact_curves.placement_order(k, v, feature), np.lexsort((feature, v, k)))
+
+
+@pytest.mark.parametrize("seed", seeds(20, 4))
+def test_dot_products_are_einsums_to_the_bit(seed):
+    """contact_curves._dot sums two products from zero as np.einsum does: the same numbers to
+    the bit, signed zeros, infinities and nans alike, for rows of points and for points over
+    placements against one point per placement."""
+    rng = np.random.default_rng(seed)
+    special = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-300, -1e300, 3.5])
+
+    def bits(x):
+        return np.where(np.isnan(x), 0, x.view(np.int64)), np.isnan(x)
+
+    for shape in ((int(rng.integers(1, 50)), 2), (int(rng.integers(1, 9)), int(rng.integers(1, 9)), 2)):
+        p = np.where(rng.random(shape) < 0.3, rng.choice(special, shape), rng.normal(size=shape))
+        q = np.where(rng.random(shape) < 0.3, rng.choice(special, shape), rng.normal(size=shape))
+        p[(0,) * (len(shape) - 1)], q[(0,) * (len(shape) - 1)] = (-0.0, 1.0), (1.0, -0.0)  # -0 + -0: einsum's +0
+        with np.errstate(all="ignore"):
+            found, expected = contact_curves._dot(p, q), np.einsum("...x,...x->...", p, q)
+        for mine, theirs in zip(bits(found), bits(expected)):
+            np.testing.assert_array_equal(mine, theirs)
+    K, n = int(rng.integers(1, 6)), int(rng.integers(1, 9))
+    points, side = rng.normal(size=(K, n, 2)), rng.normal(size=(K, 2))
+    np.testing.assert_array_equal(contact_curves._dot(points, side[:, None, :]).view(np.int64),
+                                  np.einsum("kvx,kx->kv", points, side).view(np.int64))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -152,3 +153,34 @@ def test_the_command_line_never_shows_a_killed_worker(monkeypatch, capsys):
     assert main(["trace", str(fixture_path("rim-lock")), "--json"]) == 0
     shared = capsys.readouterr()
     assert alone.err == shared.err == "" and shared.out == alone.out
+
+
+class _Made:
+    """An object the collector tracks."""
+
+
+def test_what_a_paused_block_made_joins_the_oldest_generation_unscanned():
+    """Objects made while the collector is paused are not left young (the first collections
+    after would scan them all); the collector runs again after; objects the program froze
+    itself stay frozen."""
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        with parallel.collector_paused():
+            made = [_Made() for _ in range(1000)]
+        assert gc.isenabled()
+        assert not any(isinstance(o, _Made) for o in gc.get_objects(generation=0))
+        assert sum(isinstance(o, _Made) for o in gc.get_objects(generation=2)) == len(made)
+        kept = [_Made()]
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        try:
+            with parallel.collector_paused():
+                made += [_Made()]
+            assert gc.get_freeze_count() == frozen
+        finally:
+            gc.unfreeze()
+        assert kept
+    finally:
+        if not was:
+            gc.disable()

@@ -24,7 +24,7 @@ from cspace.testing import OVERLAP, Scene, replay
 
 from .common import analyzed, each, fixture_path, seeds, slow, traced
 from .support.oracles import contact_edges_overlapping
-from .support.shapes import agree, blocked_at, random_polygon, rectilinear, shape_of
+from .support.shapes import agree, blocked_at, random_polygon, rectilinear, rounded, shape_of
 
 ROTATING = ["eccentric-cam", "lever", "ratchet", "geneva", "gears"]
 
@@ -123,19 +123,6 @@ def _random_arc_shape(rng, centre, radius: float, disk: bool) -> tuple[Shape, Po
     return _arc_shape(points, arcs)
 
 
-def _rounded(width: int, height: int, radius: float) -> tuple[Shape, Polygon]:
-    """A rectangle with quarter-round corners: straight faces meeting arcs tangentially (a
-    disk when the faces have no length)."""
-    w, h, r = width, height, radius
-    points = [(r, 0), (w - r, 0), (w, r), (w, h - r), (w - r, h), (r, h), (0, h - r), (0, r)]
-    straight = (np.nan, np.nan, 0.0)
-    arcs = [straight, (w - r, r, r), straight, (w - r, h - r, r), straight, (r, h - r, r), straight, (r, r, r)]
-    keep = [i for i in range(8) if arcs[i][2] or points[i] != points[(i + 1) % 8]]
-    points, arcs = np.array([points[i] for i in keep], float), np.array([arcs[i] for i in keep], float)
-    shape = Shape.of([(points, ("v",) * len(points), (("e",),) * len(points), arcs)])
-    return shape, shapely.buffer(box(r, r, w - r, h - r), r, quad_segs=256)
-
-
 def _agree_touching(truth: np.ndarray, mine: np.ndarray, touching: np.ndarray, values, intervals, width) -> bool:
     """As :func:`_agree`, either answer accepted where the parts touch without overlapping:
     the direct tests flatten arcs outward, so a contact held over a stretch may be blocked."""
@@ -174,7 +161,7 @@ def test_contact_curves_of_rounded_shapes_on_integer_points(seed):
     """Degenerate on purpose: straight faces meeting arcs tangentially, turns about an arc's centre."""
     rng = np.random.default_rng(seed)
     a = rectilinear(rng, 3)
-    b, real_b = _rounded(int(rng.integers(2, 4)), int(rng.integers(2, 4)), 0.5 * int(rng.integers(1, 3)))
+    b, real_b = rounded(int(rng.integers(2, 4)), int(rng.integers(2, 4)), 0.5 * int(rng.integers(1, 3)))
     offset = rng.integers(-2, 3, (1, 2)).astype(float)
     d = np.array([[1.0, 0.0]]) if seed % 2 else np.array([[0.0, 1.0]])
     placed = affinity.translate(real_b, *offset[0])

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from shapely.geometry import Point, box
 
 from cspace.io.loader import load
+from cspace.kernels import symmetry
 from cspace.kernels.symmetry import MOST, drawn_order, order
 from cspace.model.geometry import Line, Profile, region_of
 
-from .common import fixture_path
+from .common import fixture_path, seeds
 
 
 def test_a_body_of_revolution_has_the_largest_order():
@@ -101,3 +103,41 @@ def test_every_fixture_parts_drawn_order_is_its_outlines():
     mechanism = load(fixture_path("transmission"))
     pivot = mechanism.coordinate("t2").pivot
     assert [drawn_order([s.oriented], pivot, 1e-9) for s in mechanism.part("cluster").slices] == [18, 14]
+
+
+def _maps_onto_one_by_one(points, angle, near):
+    """Each turned row's nearest row, among all of them (the first of equals), less than
+    ``near`` away, and no two alike."""
+    c, s = math.cos(angle), math.sin(angle)
+    turned = (points.reshape(-1, 3, 2) @ np.array([[c, s], [-s, c]])).reshape(-1, 6)
+    nearest = []
+    for row in turned:
+        distance = np.sqrt(((points - row) ** 2).sum(axis=1))
+        k = int(np.argmin(distance))
+        if not distance[k] < near:
+            return False
+        nearest.append(k)
+    return len(set(nearest)) == len(nearest)
+
+
+@pytest.mark.parametrize("seed", seeds(40, 4))
+def test_drawn_elements_map_onto_each_other_as_their_nearest_do(seed):
+    """Rows of elements turned by a whole number of sectors onto the rows, against every row
+    searched: copies turned exactly, a few nudged off by about ``near``, some repeated (two
+    rows for one), some missing."""
+    rng = np.random.default_rng(seed)
+    n, near = int(rng.integers(2, 9)), 1e-6
+    base = rng.uniform(-5, 5, (int(rng.integers(1, 6)), 6))
+    angle = 2 * math.pi / n
+    copies = []
+    for j in range(n):
+        c, s = math.cos(j * angle), math.sin(j * angle)
+        copies.append((base.reshape(-1, 3, 2) @ np.array([[c, s], [-s, c]])).reshape(-1, 6))
+    points = np.vstack(copies)
+    if seed % 3 == 1:
+        points[rng.integers(len(points))] += rng.choice([-1, 1], 6) * near * rng.uniform(0.1, 1.5)
+    elif seed % 3 == 2:
+        points = np.vstack([points, points[rng.integers(len(points))]]) if rng.random() < 0.5 else points[1:]
+    order = np.argsort(points[:, 0], kind="stable")
+    for turn in (angle, 2 * angle, angle / 2):
+        assert symmetry._maps_onto(points, order, turn, near) == _maps_onto_one_by_one(points, turn, near)

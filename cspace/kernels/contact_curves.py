@@ -29,6 +29,7 @@ contact curve between them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -41,6 +42,10 @@ Label = tuple[tuple[str, ...], tuple[str, ...]]
 NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
 TURN = 2 * math.pi
 ENDS = 1e-9  # a contact this close to an edge's end (as a fraction of it) is at the end
+SIDE_BOUND = 1 + 1e-12  # a side (a product of two unit vectors, rounded) is at most this
+# Roots are sought with numpy's floating-point warnings off: a contact that does not exist
+# (a point at no edge's place, a straight edge's missing centre) is a nan, never an answer.
+QUIET = {"divide": "ignore", "invalid": "ignore", "over": "ignore"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,13 +109,21 @@ class Shape:
         out[self.following] = np.arange(len(self.following))
         return out
 
-    @property
+    @cached_property
     def arcs(self) -> np.ndarray:
         """Indices of the arc edges."""
-        return np.flatnonzero(self.radii != 0)
+        return _frozen(np.flatnonzero(self.radii != 0))
 
+    @cached_property
+    def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Edge starts, vectors and outward unit normals (see :func:`_edges`), made once: every
+        sweep round of a turning pair reads them."""
+        return tuple(_frozen(x) for x in _edges(self.vertices, self.following))
+
+    @cached_property
     def tangents(self) -> tuple[np.ndarray, np.ndarray]:
-        """Unit directions leaving each vertex along its previous edge (backward) and its next."""
+        """Unit directions leaving each vertex along its previous edge (backward) and its next,
+        made once."""
         def unit(x: np.ndarray) -> np.ndarray:
             length = np.hypot(x[:, 0], x[:, 1])[:, None]
             return x / np.where(length > 0, length, 1.0)
@@ -123,7 +136,7 @@ class Shape:
         arc_before = self.radii[before] != 0
         radial = self.vertices - self.centers[before]
         back[arc_before] = -np.sign(self.radii[before][arc_before])[:, None] * _left(radial[arc_before])
-        return unit(back), unit(ahead)
+        return _frozen(unit(back)), _frozen(unit(ahead))
 
     def with_arcs(self, circles: dict[str, list[tuple[tuple[float, float], float, float, float]]], near: float,
                   flattened: float) -> Shape:
@@ -144,8 +157,10 @@ class Shape:
         Shape(vertices=4, arcs=0)
         """
         rings = []
+        points = self.vertices.tolist()
+        on: dict[tuple[int, str, int], bool] = {}  # a vertex on a face's n-th arc: each end of two edges
         for ring in self._rings():
-            circle = [self._circle(i, circles, near, flattened) for i in ring]
+            circle = [self._circle(i, points, circles, near, flattened, on) for i in ring]
             features = [self.vertex_features[i] for i in ring]
             faces = [self.edge_faces[i] for i in ring]
             rings.append(_rebuilt(self.vertices[ring], features, faces, circle, near))
@@ -165,18 +180,24 @@ class Shape:
                 rings.append(ring)
         return rings
 
-    def _circle(self, i: int, circles: dict, near: float, flattened: float) -> tuple | None:
-        """The circle edge i was flattened from, if it lies along one face that is an arc."""
+    def _circle(self, i: int, points: list, circles: dict, near: float, flattened: float, on: dict) -> tuple | None:
+        """The circle edge i was flattened from, if it lies along one face that is an arc:
+        both its ends on that arc (``on`` remembers each vertex and arc)."""
         faces = self.edge_faces[i]
         if len(faces) != 1:
             return None
-        p, q = self.vertices[i], self.vertices[self.following[i]]
-        for center, radius, start, sweep in circles.get(faces[0], ()):
-            c = np.asarray(center)
+        for n, (center, radius, start, sweep) in enumerate(circles.get(faces[0], ())):
             slack = (near + flattened) / radius
-            if all(radius - near <= math.dist(x, c) <= radius + flattened + near
-                   and _within(math.atan2(x[1] - c[1], x[0] - c[0]), start, sweep, slack) for x in (p, q)):
-                return (float(c[0]), float(c[1]), float(radius))
+            for v in (i, int(self.following[i])):
+                key = (v, faces[0], n)
+                if key not in on:
+                    x = points[v]
+                    on[key] = radius - near <= math.dist(x, center) <= radius + flattened + near \
+                        and _within(math.atan2(x[1] - center[1], x[0] - center[0]), start, sweep, slack)
+                if not on[key]:
+                    break
+            else:
+                return (float(center[0]), float(center[1]), float(radius))
         return None
 
     def meets(self, other: Shape) -> bool:
@@ -404,8 +425,10 @@ def translation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndar
     edge j, one of them an arc (see :func:`label`).
     """
     K = len(angle)
-    sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
-    roots = _concat([_translation_roots(side, d) for side in sides] + [_translation_tangencies(side, d) for side in sides])
+    with np.errstate(**QUIET):
+        sides = [_Sides.of(a, b, angle, offset, kind) for kind in (0, 1)]
+        roots = _concat([_translation_roots(side, d) for side in sides]
+                        + [_translation_tangencies(side, d) for side in sides])
 
     def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
         return _overlaps(a, b, angle[ks], offset[ks] + values[:, None] * d[ks])
@@ -422,10 +445,12 @@ def rotation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray
     Features as for :func:`translation_intervals`, the root in the lowest bit.
     """
     K = len(angle)
-    kept = vertices_within_reach(a, b, angle, offset, center)
-    sides = [_Sides.of(a, b, angle, offset, kind, kept) for kind in (0, 1)]
-    roots = _concat([_rotation_roots(side, center, sign) for side in sides]
-                    + [_rotation_tangencies(side, center, sign) for side in sides])
+    with np.errstate(**QUIET):
+        kept = vertices_within_reach(a, b, angle, offset, center)
+        sides = [_Sides.of(a, b, angle, offset, kind, kept) for kind in (0, 1)]
+        ranges = [_distance_range(side.e0, side.ev, side.ec, side.er, center) for side in sides]
+        roots = _concat([_rotation_roots(side, center, sign, *r) for side, r in zip(sides, ranges)]
+                        + [_rotation_tangencies(side, center, sign, *r) for side, r in zip(sides, ranges)])
 
     def overlaps(ks: np.ndarray, values: np.ndarray) -> np.ndarray:
         turn = sign * values
@@ -450,8 +475,8 @@ def vertices_within_reach(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndar
     if bends.any():
         arc = place(b.centers[bends], angle, offset) - center[:, None, :]
         reach = max(reach, float((np.hypot(arc[..., 0], arc[..., 1]) + np.abs(b.radii[bends])).max()))
-    e0, ev, _ = _edges(a.vertices[None], a.following)
-    near, _ = _distance_range(e0, ev, a.centers[None], a.radii, middle[None])
+    e0, ev, _ = a.edges
+    near, _ = _distance_range(e0[None], ev[None], a.centers[None], a.radii, middle[None])
     size = a.extent + reach + spread
     kept = np.flatnonzero(near[0] <= spread + reach + 1e-9 * size)
     return None if len(kept) == len(a.vertices) else kept
@@ -532,15 +557,15 @@ class _Sides:
         placed = place(b.vertices, angle, offset)
         if kind == 0:
             mover, movers, arcs = b, placed, b.arcs
-            back, ahead = (_turned(np.broadcast_to(x, (K,) + x.shape), angle) for x in b.tangents())
+            back, ahead = (_turned(np.broadcast_to(x, (K,) + x.shape), angle) for x in b.tangents)
             centers = place(b.centers[arcs], angle, offset)
             ends = np.stack([placed[:, arcs], placed[:, b.following[arcs]]], axis=2)
-            e0, ev, en = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in _edges(a.vertices, a.following))
+            e0, ev, en = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in a.edges)
             ec, er = np.broadcast_to(a.centers[kept], (K, len(kept), 2)), a.radii[kept]
         else:
             mover, arcs = a, kept[a.radii[kept] != 0]
             movers = np.broadcast_to(a.vertices[kept], (K, len(kept), 2))
-            back, ahead = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in a.tangents())
+            back, ahead = (np.broadcast_to(x[kept], (K, len(kept), 2)) for x in a.tangents)
             centers = np.broadcast_to(a.centers[arcs], (K, len(arcs), 2))
             ends = np.broadcast_to(np.stack([a.vertices[arcs], a.vertices[a.following[arcs]]], axis=1),
                                    (K, len(arcs), 2, 2))
@@ -549,6 +574,20 @@ class _Sides:
             er = b.radii
         return cls(kind, len(a.vertices), len(b.vertices), movers, back, ahead, arcs, centers,
                    mover.radii[arcs], ends, e0, ev, en, ec, er, kept)
+
+    @cached_property
+    def edge_spans(self) -> np.ndarray:
+        """Each arc edge's sweep (:func:`_arc_span`; 0 on a straight edge) at each placement
+        (K, ne): made once for all the contacts on it, and once for every placement where
+        the edges do not move (kind 0)."""
+        e0, ev, ec = _once(self.e0, self.ev, self.ec)
+        return _spans(self.er, ec, e0, e0 + ev, len(self.e0))
+
+    @cached_property
+    def mover_spans(self) -> np.ndarray:
+        """Each mover arc's sweep at each placement (K, arcs), as :attr:`edge_spans`."""
+        centers, ends = _once(self.mover_centers, self.mover_ends)
+        return _spans(self.mover_radii, centers, ends[:, :, 0], ends[:, :, 1], len(self.mover_centers))
 
     def vertex_feature(self, e: np.ndarray, m: np.ndarray, root: int | np.ndarray) -> np.ndarray:
         """Features of mover vertex m on edge e (see :func:`translation_intervals`)."""
@@ -561,6 +600,29 @@ class _Sides:
         of its two tangencies."""
         i, jb = (self.kept[e], j) if self.kind == 0 else (j, e)
         return (2 * self.na * self.nb + (i * self.nb + jb) * 2 + which) * 2 + root
+
+
+def _once(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Arrays over placements, each its first placement alone where all are the same at every
+    placement (broadcast)."""
+    if all(len(a) and a.strides[0] == 0 for a in arrays):
+        return tuple(a[:1] for a in arrays)
+    return arrays
+
+
+def _spans(radii: np.ndarray, centers: np.ndarray, starts: np.ndarray, ends: np.ndarray, count: int) -> np.ndarray:
+    """The sweeps of arcs (signed radii (n,); centres, starts and ends (K, n, 2), or (1, n, 2)
+    for every placement alike) at each of ``count`` placements, 0 for straight edges (radius 0)."""
+    arcs = np.flatnonzero(radii != 0)
+    out = np.zeros(centers.shape[:2])
+    out[:, arcs] = _arc_span(centers[:, arcs], starts[:, arcs], ends[:, arcs], radii[arcs])
+    return np.broadcast_to(out, (count,) + out.shape[1:]) if len(out) < count else out
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """The array, made read-only: a shape's, shared by every call that reads it."""
+    array.flags.writeable = False
+    return array
 
 
 def _edges(vertices: np.ndarray, following: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -583,91 +645,150 @@ def sorted_pairs(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple
     return owner, first.ravel()[owner] + offsets
 
 
-def _contact(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where a contact point lies along edge e (a fraction of it, of its angle for an arc)
-    and the edge's outward unit normal there."""
-    curved = f.er[e] != 0
-    with np.errstate(invalid="ignore", divide="ignore"):  # where no root exists the point is nan
-        t = _along(point, f.e0[k, e], f.ev[k, e])
-        normal = f.en[k, e].copy()
-        if curved.any():
-            kc, ec = k[curved], e[curved]
-            center = f.ec[kc, ec]
-            t[curved] = _arc_fraction(point[curved], center, f.e0[kc, ec], f.e0[kc, ec] + f.ev[kc, ec], f.er[ec])
-            radial = point[curved] - center
-            normal[curved] = np.sign(f.er[ec])[:, None] * radial / np.hypot(radial[:, 0], radial[:, 1])[:, None]
-    return t, normal
+def _take(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``values[rows]`` along the first axis, by np.take: numpy's fancy and boolean indexing
+    copy a short row (a point's two coordinates) at a time, tens of times slower."""
+    return values.take(rows, axis=0)
 
 
-def _arc_fraction(point: np.ndarray, center: np.ndarray, start: np.ndarray, end: np.ndarray,
+def _at(values: np.ndarray, k: np.ndarray, i: np.ndarray) -> np.ndarray:
+    """``values[k, i]`` of an array over placements (K, n, ...), by np.take (see :func:`_take`);
+    of one that is the same at every placement (broadcast), its rows i."""
+    if values.strides[0] == 0:
+        return values[0].take(i, axis=0)
+    return values.reshape((-1,) + values.shape[2:]).take(k * values.shape[1] + i, axis=0)
+
+
+def _dot(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Dot products of points (..., 2), summed from zero as ``np.einsum`` sums them (the same
+    numbers to the bit, its signed zeros too), without its cost on pairs."""
+    out = 0.0 + p[..., 0] * q[..., 0]
+    out += p[..., 1] * q[..., 1]
+    return out
+
+
+def _scaled(v: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Each point (n, 2) times its number: ``v[:, None] * d``, a column at a time."""
+    return np.stack([v * d[:, 0], v * d[:, 1]], axis=-1)
+
+
+def _rotated(vectors: np.ndarray, c: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Vectors (n, 2) turned by the angles whose cosines and sines are ``c`` and ``s``."""
+    x, y = vectors[:, 0], vectors[:, 1]
+    return np.stack([c * x - s * y, s * x + c * y], axis=-1)
+
+
+def _fraction(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """Where contact points lie along their edges e: a fraction of each, of its angle for an arc."""
+    start, vector = _at(f.e0, k, e), _at(f.ev, k, e)
+    t = _dot(point - start, vector) / _dot(vector, vector)
+    curved = np.flatnonzero(f.er[e] != 0)
+    if len(curved):
+        kc, ec = k[curved], e[curved]
+        t[curved] = _arc_fraction(_take(point, curved), _at(f.ec, kc, ec), _take(start, curved),
+                                  _at(f.edge_spans, kc, ec), f.er[ec])
+    return t
+
+
+def _normal(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """Edges e's outward unit normals at contact points on them."""
+    normal = _at(f.en, k, e)
+    curved = np.flatnonzero(f.er[e] != 0)
+    if len(curved):
+        radial = _take(point, curved) - _at(f.ec, k[curved], e[curved])
+        sign = np.sign(f.er[e[curved]])
+        length = np.hypot(radial[:, 0], radial[:, 1])
+        normal[curved] = np.stack([sign * radial[:, 0] / length, sign * radial[:, 1] / length], axis=-1)
+    return normal
+
+
+def _arc_fraction(point: np.ndarray, center: np.ndarray, start: np.ndarray, span: np.ndarray,
                   radius: np.ndarray) -> np.ndarray:
-    """Where a point's direction from an arc's centre lies along the arc, as a fraction of its
-    sweep (negative or above one: outside it)."""
-    sign = np.sign(radius)
-
-    def angle(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-        return (sign * np.arctan2(_cross(p, q), np.einsum("px,px->p", p, q))) % TURN
-
-    span = angle(start - center, end - center)
-    at = angle(start - center, point - center)
+    """Where a point's direction from an arc's centre lies along the arc (from ``start``, its
+    sweep ``span``: :func:`_arc_span`), as a fraction of its sweep (negative or above one:
+    outside it)."""
+    at = _arc_angle(start - center, point - center, radius)
     at = np.where(at > span / 2 + math.pi, at - TURN, at)
     return at / np.where(span > 0, span, 1.0)
 
 
-def _vertex_contact(f: _Sides, k: np.ndarray, e: np.ndarray, m: np.ndarray, point: np.ndarray,
-                    motion) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Mover vertex m on edge e at ``point``: where it lies along the edge, and on which side
-    of the edge each of the vertex's two edges leaves it (``motion`` turns the mover's
-    directions to where it is), which tells whether each starts or stops crossing the edge."""
-    t, normal = _contact(f, k, e, point)
-    sides = [np.einsum("px,px->p", normal, motion(direction[k, m])) for direction in (f.back, f.ahead)]
-    return t, sides
+def _arc_span(center: np.ndarray, start: np.ndarray, end: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """An arc's sweep from its start to its end, the way it turns (its radius' sign), in [0, 2 pi)."""
+    return _arc_angle(start - center, end - center, radius)
+
+
+def _arc_angle(p: np.ndarray, q: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """The angle from direction p to q, counterclockwise for a positive radius, in [0, 2 pi)."""
+    return (np.sign(radius) * np.arctan2(_cross(p, q), _dot(p, q))) % TURN
+
+
+def _sides(f: _Sides, k: np.ndarray, e: np.ndarray, m: np.ndarray, point: np.ndarray,
+           motion: Callable[[np.ndarray], np.ndarray]) -> list[np.ndarray]:
+    """Mover vertex m on edge e at ``point``: on which side of the edge each of the vertex's
+    two edges leaves it (``motion`` turns the mover's directions to where it is), which tells
+    whether each starts or stops crossing the edge."""
+    normal = _normal(f, k, e, point)
+    return [_dot(normal, motion(_at(direction, k, m))) for direction in (f.back, f.ahead)]
 
 
 def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
     """Mover vertices meeting edges, moving along ``d`` (kind 0) or against it (kind 1)."""
     direction = d if f.kind == 0 else -d
+    low, high, span = _across(f, d)
     side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
-    offset = np.einsum("kvx,kx->kv", f.movers, side)
-    ends = np.stack([np.einsum("kex,kx->ke", f.e0, side), np.einsum("kex,kx->ke", f.e0 + f.ev, side)], axis=-1)
-    low, high = ends.min(axis=2), ends.max(axis=2)
-    curved = f.er != 0
-    if curved.any():
-        middle = np.einsum("kex,kx->ke", f.ec[:, curved], side)
-        low[:, curved], high[:, curved] = middle - np.abs(f.er[curved]), middle + np.abs(f.er[curved])
-    span = np.abs(ends).max(initial=0.0) * 1e-12 + 1e-300
-    k_, e_, m_ = candidate_triples(offset, low - span, high + span)
-    w = f.movers[k_, m_]
-    dk = direction[k_]
+    k_, e_, m_ = candidate_triples(_dot(f.movers, side[:, None, :]), low - span, high + span)
+    w = _at(f.movers, k_, m_)
+    dk = _take(direction, k_)
     found = []
     straight = f.er[e_] == 0
     if straight.any():
-        k, e, m, p = k_[straight], e_[straight], m_[straight], w[straight]
-        n = f.en[k, e]
-        rate = np.einsum("px,px->p", n, dk[straight])
+        rows = np.flatnonzero(straight)
+        k, e, m, p, dp = k_[rows], e_[rows], m_[rows], _take(w, rows), _take(dk, rows)
+        n = _at(f.en, k, e)
+        rate = _dot(n, dp)
         moving = np.abs(rate) > 1e-12
-        with np.errstate(divide="ignore", invalid="ignore"):
-            v = np.where(moving, np.einsum("px,px->p", n, f.e0[k, e] - p) / np.where(moving, rate, 1.0), 0.0)
-        point = p + v[:, None] * dk[straight]
-        t, sides = _vertex_contact(f, k, e, m, point, lambda x: x)
-        found.append(_classify(k, v, f.vertex_feature(e, m, 0), rate < 0, t, sides, ~moving))
-    if (~straight).any():
-        k, e, m, p, dc = k_[~straight], e_[~straight], m_[~straight], w[~straight], dk[~straight]
-        rel = p - f.ec[k, e]
+        v = np.where(moving, _dot(n, _at(f.e0, k, e) - p) / np.where(moving, rate, 1.0), 0.0)
+        point = p + _scaled(v, dp)
+        on, change, degenerate = _classify(
+            _fraction(f, k, e, point), rate < 0, ~moving,
+            lambda at: _sides(f, k[at], e[at], m[at], _take(point, at), _still),
+            lambda: _sides(f, k, e, m, point, _still))
+        found.append(_Roots(k[on], v[on], f.vertex_feature(e[on], m[on], 0), change, degenerate))
+    if not straight.all():
+        rows = np.flatnonzero(~straight)
+        k, e, m, p, dc = k_[rows], e_[rows], m_[rows], _take(w, rows), _take(dk, rows)
+        rel = p - _at(f.ec, k, e)
         rho = np.abs(f.er[e])
-        b = np.einsum("px,px->p", dc, rel)
-        disc = b * b - (np.einsum("px,px->p", rel, rel) - rho * rho)
-        real = disc >= -1e-9 * rho * rho
+        b = _dot(dc, rel)
+        disc = b * b - (_dot(rel, rel) - rho * rho)
+        real = np.flatnonzero(disc >= -1e-9 * rho * rho)
         root_ = np.sqrt(np.maximum(disc, 0.0))
         tie = np.abs(disc) <= 1e-9 * rho * rho
+        kr, er, mr, pr, dr = k[real], e[real], m[real], _take(p, real), _take(dc, real)
         for root, v in ((0, -b - root_), (1, -b + root_)):
-            keep = real
-            point = p + v[:, None] * dc
-            t, sides = _vertex_contact(f, k, e, m, point, lambda x: x)
-            t = np.where(keep, t, np.nan)
-            entering = np.full(len(k), root == 0) == (f.er[e] > 0)
-            found.append(_classify(k, v, f.vertex_feature(e, m, root), entering, t, sides, tie))
+            point = pr + _scaled(v[real], dr)
+            entering = (f.er[er] > 0) == (root == 0)
+            on, change, degenerate = _classify(
+                _fraction(f, kr, er, point), entering, tie[real],
+                lambda at: _sides(f, kr[at], er[at], mr[at], _take(point, at), _still),
+                lambda: _sides(f, k, e, m, p + _scaled(v, dc), _still))
+            rows = real[on]
+            found.append(_Roots(k[rows], v[rows], f.vertex_feature(e[rows], m[rows], root), change, degenerate))
     return _concat(found) if found else _no_roots()
+
+
+def _across(f: _Sides, d: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """How far across the motion ``d`` each edge reaches, least and most (K, ne) (an arc's
+    whole circle), and a margin for rounding."""
+    side = np.stack([-d[:, 1], d[:, 0]], axis=1)[:, None, :]
+    first, second = _dot(f.e0, side), _dot(f.e0 + f.ev, side)
+    low, high = np.minimum(first, second), np.maximum(first, second)
+    curved = f.er != 0
+    if curved.any():
+        middle = _dot(f.ec[:, curved], side)
+        low[:, curved], high[:, curved] = middle - np.abs(f.er[curved]), middle + np.abs(f.er[curved])
+    span = max(np.abs(first).max(initial=0.0), np.abs(second).max(initial=0.0)) * 1e-12 + 1e-300
+    return low, high, span
 
 
 def _no_roots() -> _Roots:
@@ -675,35 +796,53 @@ def _no_roots() -> _Roots:
     return _Roots(empty.astype(int), empty, empty.astype(np.int64), empty.astype(int), empty.astype(bool))
 
 
-def _rotation_roots(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
+def _rotation_roots(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray, far: np.ndarray) -> _Roots:
     """Mover vertices meeting edges, turning by ``sign * v`` about ``center`` (kind 0) or by
-    ``-sign * v`` (kind 1). Each contact is where ``alpha cos phi + beta sin phi = gamma``
-    (phi the turn): on a straight edge the vertex is on its line, on an arc at its radius."""
+    ``-sign * v`` (kind 1), the edges ``near`` to ``far`` from it (:func:`_distance_range`).
+    Each contact is where ``alpha cos phi + beta sin phi = gamma`` (phi the turn): on a
+    straight edge the vertex is on its line, on an arc at its radius."""
     turn = sign if f.kind == 0 else -sign
-    arm = f.movers - center[:, None, :]
+    arm = _from(f.movers, center)
     radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
-    near, far = _distance_range(f.e0, f.ev, f.ec, f.er, center)                   # (K, ne)
     k_, e_, m_ = candidate_triples(radius, near * (1 - 1e-9), far * (1 + 1e-9))
-    w = arm[k_, m_]
-    origin = center[k_]
+    if not len(k_):
+        return _no_roots()
+    w = _at(arm, k_, m_)
+    origin = _take(center, k_)
     curved = f.er[e_] != 0
-    u = np.where(curved[:, None], origin - f.ec[k_, e_], f.en[k_, e_])
+    normal = _at(f.en, k_, e_)
+    u = _where(curved, origin - _at(f.ec, k_, e_), normal)
     rho = np.abs(f.er[e_])
-    gamma = np.where(curved, (rho * rho - np.einsum("px,px->p", u, u) - np.einsum("px,px->p", w, w)) / 2,
-                     np.einsum("px,px->p", f.en[k_, e_], f.e0[k_, e_] - origin))
+    gamma = np.where(curved, (rho * rho - _dot(u, u) - _dot(w, w)) / 2, _dot(normal, _at(f.e0, k_, e_) - origin))
     roots = _sinusoid_roots(u, w, gamma)
+    reach = np.flatnonzero(roots.reach)
+    k, e, m = k_[reach], e_[reach], m_[reach]
     found = []
     for root, phi in enumerate(roots.phi):
-        point = origin + _turned(w, phi)
-        t, sides = _vertex_contact(f, k_, e_, m_, point, lambda x, phi=phi: _turned(x, phi))
-        t = np.where(roots.reach, t, np.nan)
+        c, s = np.cos(phi[reach]), np.sin(phi[reach])
+        point = _take(origin, reach) + _rotated(_take(w, reach), c, s)
         # As phi grows the vertex leaves the edge's inner side (or an arc's circle, convex
         # side inward) at the first root and comes back at the second; v runs with phi or
         # against it; a concave arc's material is outside its circle.
-        entering = np.full(len(k_), (root == 1) == (turn > 0)) == (f.er[e_] >= 0)
-        found.append(_classify(k_, wrapped_angles(phi * turn), f.vertex_feature(e_, m_, root), entering, t, sides,
-                               roots.grazing))
+        entering = ((root == 1) == (turn > 0)) == (f.er[e] >= 0)
+        on, change, degenerate = _classify(
+            _fraction(f, k, e, point), entering, roots.grazing[reach],
+            lambda at: _sides(f, k[at], e[at], m[at], _take(point, at), lambda x: _rotated(x, c[at], s[at])),
+            lambda: _sides(f, k_, e_, m_, origin + _turned(w, phi), lambda x: _turned(x, phi)))
+        rows = reach[on]
+        found.append(_Roots(k_[rows], wrapped_angles(phi[rows] * turn), f.vertex_feature(e_[rows], m_[rows], root),
+                            change, degenerate))
     return _concat(found)
+
+
+def _from(points: np.ndarray, center: np.ndarray) -> np.ndarray:
+    """Points over placements (K, n, 2) less each placement's centre (K, 2), a column at a time."""
+    return np.stack([points[..., 0] - center[:, None, 0], points[..., 1] - center[:, None, 1]], axis=-1)
+
+
+def _where(condition: np.ndarray, yes: np.ndarray, no: np.ndarray) -> np.ndarray:
+    """``np.where(condition[:, None], yes, no)`` for points (n, 2), a column at a time."""
+    return np.stack([np.where(condition, yes[:, 0], no[:, 0]), np.where(condition, yes[:, 1], no[:, 1])], axis=-1)
 
 
 @dataclass(frozen=True)
@@ -721,48 +860,54 @@ def _sinusoid_roots(u: np.ndarray, w: np.ndarray, gamma: np.ndarray) -> _Sinusoi
     alpha = u[:, 0] * w[:, 0] + u[:, 1] * w[:, 1]
     beta = u[:, 1] * w[:, 0] - u[:, 0] * w[:, 1]
     r = np.hypot(alpha, beta)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        spread = np.arccos(np.clip(gamma / np.where(r > 0, r, 1.0), -1.0, 1.0))
+    spread = np.arccos(np.clip(gamma / np.where(r > 0, r, 1.0), -1.0, 1.0))
     base = np.arctan2(beta, alpha)
     return _Sinusoid((base - spread, base + spread), np.abs(gamma) <= r * (1 + 1e-9),
                      np.abs(np.abs(gamma) - r) <= 1e-9 * r)
 
 
-def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int) -> _Roots:
+def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray, far: np.ndarray) -> _Roots:
     """Mover arcs tangent to edges as they turn: a mover arc's centre at its radius from a
     straight edge's line, or at the sum or difference of the radii from an arc's centre
-    (arc against arc once, in kind 0). Each tangency inside both edges adds or removes two
-    crossings of the outlines."""
+    (arc against arc once, in kind 0), the edges ``near`` to ``far`` from the centre. Each
+    tangency inside both edges adds or removes two crossings of the outlines."""
+    if not len(f.mover_arcs):
+        return _no_roots()
     turn = sign if f.kind == 0 else -sign
-    near, far = _distance_range(f.e0, f.ev, f.ec, f.er, center)
-    arm = f.mover_centers - center[:, None, :]                                   # (K, arcs, 2)
+    arm = _from(f.mover_centers, center)                                           # (K, arcs, 2)
     k_, e_, j_ = _arc_candidates(f, np.hypot(arm[..., 0], arm[..., 1]), near, far)
+    if not len(k_):
+        return _no_roots()
     curved = f.er[e_] != 0
-    w = arm[k_, j_]
-    origin = center[k_]
+    w = _at(arm, k_, j_)
+    origin = _take(center, k_)
     rho_a, rho_b = np.abs(f.er[e_]), np.abs(f.mover_radii[j_])
-    u = np.where(curved[:, None], origin - f.ec[k_, e_], f.en[k_, e_])
+    normal = _at(f.en, k_, e_)
+    u = _where(curved, origin - _at(f.ec, k_, e_), normal)
+    line = _dot(normal, _at(f.e0, k_, e_) - origin)
     found = []
     for which in (0, 1):
         # straight: the centre at +rho (which 0) or -rho (1) from the line; arc: at the
         # sum of the radii (0) or their difference (1) from its centre.
         reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
-        offset = np.einsum("px,px->p", f.en[k_, e_], f.e0[k_, e_] - origin) + (rho_b if which == 0 else -rho_b)
-        gamma = np.where(curved, (reach_ab ** 2 - np.einsum("px,px->p", u, u) - np.einsum("px,px->p", w, w)) / 2, offset)
+        offset = line + (rho_b if which == 0 else -rho_b)
+        gamma = np.where(curved, (reach_ab ** 2 - _dot(u, u) - _dot(w, w)) / 2, offset)
         roots = _sinusoid_roots(u, w, gamma)
-        valid = roots.reach & ~(curved & (reach_ab <= 1e-12 * rho_b))
+        valid = np.flatnonzero(roots.reach & ~(curved & (reach_ab <= 1e-12 * rho_b)))
         for root, phi in enumerate(roots.phi):
-            moved = origin + _turned(w, phi)                                       # the mover arc's centre
-            touch = _touch_point(f, k_, e_, moved, rho_b, which)
-            t_edge, _ = _contact(f, k_, e_, touch)
-            t_arc = _mover_fraction(f, k_, j_, _turned(touch - moved, -phi))
+            turned = phi[valid]
+            moved = _take(origin, valid) + _turned(_take(w, valid), turned)      # the mover arc's centre
+            touch = _touch_point(f, k_[valid], e_[valid], moved, rho_b[valid], which)
+            rows, degenerate = _tangent(f, valid, k_, e_, j_, touch,
+                                        lambda on: _turned(_take(touch, on) - _take(moved, on), -turned[on]),
+                                        roots.grazing)
             # Crossings appear where the centre comes within reach: towards the line
             # (which 0), away from it (1); within the sum of the radii, or beyond their
             # difference. Growing phi moves it away at the first root.
-            entering = np.full(len(k_), (root == 1) == (turn > 0)) == (which == 0)
-            feature = f.tangency_feature(e_, f.mover_arcs[j_], which, root)
-            found.append(_classify_tangency(k_, wrapped_angles(phi * turn), feature, entering, np.where(valid, t_edge, np.nan),
-                                            t_arc, roots.grazing))
+            entering = ((root == 1) == (turn > 0)) == (which == 0)
+            found.append(_Roots(k_[rows], wrapped_angles(phi[rows] * turn),
+                                f.tangency_feature(e_[rows], f.mover_arcs[j_[rows]], which, root),
+                                np.full(len(rows), 2 if entering else -2), degenerate))
     return _concat(found)
 
 
@@ -787,24 +932,25 @@ def _arc_candidates(f: _Sides, keys: np.ndarray, lows: np.ndarray,
 
 def _mover_fraction(f: _Sides, k: np.ndarray, j: np.ndarray, direction: np.ndarray) -> np.ndarray:
     """Where a direction from a mover arc's centre (in the mover's placed frame) lies along it."""
-    center = f.mover_centers[k, j]
-    return _arc_fraction(direction, np.zeros_like(direction), f.mover_ends[k, j, 0] - center,
-                         f.mover_ends[k, j, 1] - center, f.mover_radii[j])
+    center, start = _at(f.mover_centers, k, j), _at(f.mover_ends[:, :, 0], k, j)
+    return _arc_fraction(direction, np.zeros_like(direction), start - center, _at(f.mover_spans, k, j),
+                         f.mover_radii[j])
 
 
 def _touch_point(f: _Sides, k: np.ndarray, e: np.ndarray, moved: np.ndarray, rho_b: np.ndarray, which: int) -> np.ndarray:
     """Where a mover arc (centre ``moved``, radius ``rho_b``) touches edge e at a tangency:
     the foot of its centre on a straight edge's line; on the line of centres for an arc."""
-    out = moved - (rho_b if which == 0 else -rho_b)[:, None] * f.en[k, e]
-    curved = f.er[e] != 0
-    if curved.any():
-        center = f.ec[k[curved], e[curved]]
+    out = moved - _scaled(rho_b if which == 0 else -rho_b, _at(f.en, k, e))
+    curved = np.flatnonzero(f.er[e] != 0)
+    if len(curved):
+        center = _at(f.ec, k[curved], e[curved])
         rho_a = np.abs(f.er[e[curved]])
-        away = moved[curved] - center
+        away = _take(moved, curved) - center
         length = np.hypot(away[:, 0], away[:, 1])
-        away /= np.where(length > 0, length, 1.0)[:, None]
+        length = np.where(length > 0, length, 1.0)
+        away = np.stack([away[:, 0] / length, away[:, 1] / length], axis=-1)
         outward = np.where((which == 0) | (rho_a >= rho_b[curved]), 1.0, -1.0)
-        out[curved] = center + (outward * rho_a)[:, None] * away
+        out[curved] = center + _scaled(outward * rho_a, away)
     return out
 
 
@@ -812,35 +958,30 @@ def _translation_tangencies(f: _Sides, d: np.ndarray) -> _Roots:
     """Mover arcs tangent to edges as they move along ``d`` (kind 0) or against it (kind 1):
     linear in the distance against a straight edge, quadratic against an arc (arc against
     arc once, in kind 0)."""
+    if not len(f.mover_arcs):
+        return _no_roots()
     direction = d if f.kind == 0 else -d
+    low, high, span = _across(f, d)
     side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
-    ends = np.stack([np.einsum("kex,kx->ke", f.e0, side), np.einsum("kex,kx->ke", f.e0 + f.ev, side)], axis=-1)
-    low, high = ends.min(axis=2), ends.max(axis=2)
-    curved_edges = f.er != 0
-    if curved_edges.any():
-        middle = np.einsum("kex,kx->ke", f.ec[:, curved_edges], side)
-        low[:, curved_edges] = middle - np.abs(f.er[curved_edges])
-        high[:, curved_edges] = middle + np.abs(f.er[curved_edges])
-    keys = np.einsum("kjx,kx->kj", f.mover_centers, side)
-    span = np.abs(ends).max(initial=0.0) * 1e-12 + 1e-300
-    k_, e_, j_ = _arc_candidates(f, keys, low - span, high + span)
+    k_, e_, j_ = _arc_candidates(f, _dot(f.mover_centers, side[:, None, :]), low - span, high + span)
+    if not len(k_):
+        return _no_roots()
     curved = f.er[e_] != 0
-    c0 = f.mover_centers[k_, j_]
-    dk = direction[k_]
+    c0 = _at(f.mover_centers, k_, j_)
+    dk = _take(direction, k_)
     rho_a, rho_b = np.abs(f.er[e_]), np.abs(f.mover_radii[j_])
-    n = f.en[k_, e_]
-    rate = np.einsum("px,px->p", n, dk)
+    n = _at(f.en, k_, e_)
+    rate = _dot(n, dk)
     moving = np.abs(rate) > 1e-12
-    rel = c0 - f.ec[k_, e_]
-    b = np.einsum("px,px->p", dk, rel)
+    rel = c0 - _at(f.ec, k_, e_)
+    b = _dot(dk, rel)
+    line = _dot(n, c0 - _at(f.e0, k_, e_))
     found = []
     for which in (0, 1):
         # straight: v solves n . (c0 + v d - e0) = +-rho; arc: |c0 + v d - ca| = ra +- rb.
-        with np.errstate(divide="ignore", invalid="ignore"):
-            linear = ((rho_b if which == 0 else -rho_b) - np.einsum("px,px->p", n, c0 - f.e0[k_, e_])) / np.where(
-                moving, rate, 1.0)
-            reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
-            disc = b * b - (np.einsum("px,px->p", rel, rel) - reach_ab ** 2)
+        linear = ((rho_b if which == 0 else -rho_b) - line) / np.where(moving, rate, 1.0)
+        reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
+        disc = b * b - (_dot(rel, rel) - reach_ab ** 2)
         scale = np.maximum(reach_ab, rho_b) ** 2
         tie = curved & (np.abs(disc) <= 1e-9 * scale)
         real = np.where(curved, (disc >= -1e-9 * scale) & (reach_ab > 1e-12 * rho_b), moving)
@@ -848,38 +989,57 @@ def _translation_tangencies(f: _Sides, d: np.ndarray) -> _Roots:
         for root in (0, 1):
             if root == 0:
                 v = np.where(curved, -b - spread, linear)
-                keep = real
+                keep = np.flatnonzero(real)
                 # Towards the line (which 0: rate < 0) or away from it (1); into the sum
                 # of the radii (the nearer root), or out past their difference (the farther).
                 entering = np.where(curved, which == 0, (rate < 0) == (which == 0))
             else:
                 v = -b + spread
-                keep = real & curved
+                keep = np.flatnonzero(real & curved)
                 entering = np.full(len(k_), which == 1)
-            moved = c0 + np.where(np.isfinite(v), v, 0.0)[:, None] * dk
-            touch = _touch_point(f, k_, e_, moved, rho_b, which)
-            t_edge, _ = _contact(f, k_, e_, touch)
-            t_arc = _mover_fraction(f, k_, j_, touch - moved)
-            feature = f.tangency_feature(e_, f.mover_arcs[j_], which, root)
-            found.append(_classify_tangency(k_, v, feature, entering, np.where(keep, t_edge, np.nan), t_arc, tie))
+            along = v[keep]
+            moved = _take(c0, keep) + _scaled(np.where(np.isfinite(along), along, 0.0), _take(dk, keep))
+            touch = _touch_point(f, k_[keep], e_[keep], moved, rho_b[keep], which)
+            rows, degenerate = _tangent(f, keep, k_, e_, j_, touch, lambda on: _take(touch, on) - _take(moved, on),
+                                        tie)
+            found.append(_Roots(k_[rows], v[rows], f.tangency_feature(e_[rows], f.mover_arcs[j_[rows]], which, root),
+                                np.where(entering[rows], 2, -2), degenerate))
     return _concat(found)
 
 
-def _classify_tangency(k: np.ndarray, v: np.ndarray, feature: np.ndarray, entering: np.ndarray, t_edge: np.ndarray,
-                       t_arc: np.ndarray, tie: np.ndarray) -> _Roots:
-    """Tangencies inside both edges: two crossings of the outlines appear (entering) or go.
-    One at an end of either edge, or a graze, is degenerate (see :func:`_classify`)."""
-    keep = (t_edge >= -ENDS) & (t_edge <= 1 + ENDS) & (t_arc >= -ENDS) & (t_arc <= 1 + ENDS)
-    ends = [np.abs(t) <= ENDS for t in (t_edge, t_arc)] + [np.abs(t - 1) <= ENDS for t in (t_edge, t_arc)]
-    degenerate = np.logical_or.reduce(ends) | tie
-    change = np.where(entering, 2, -2)
-    return _Roots(k[keep], v[keep], feature[keep], change[keep], degenerate[keep])
+def _tangent(f: _Sides, rows: np.ndarray, k: np.ndarray, e: np.ndarray, j: np.ndarray, touch: np.ndarray,
+             direction: Callable[[np.ndarray], np.ndarray], tie: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Of the candidate tangencies ``rows`` (edge e and mover arc j at placement k, touching at
+    ``touch``), those inside both edges, where two crossings of the outlines appear or go, and
+    whether each is degenerate: at an end of either edge, or a graze (``tie``; see
+    :func:`_classify`). ``direction(on)`` is the touching point's direction from the mover
+    arc's centre, in its placed frame, for the rows ``rows[on]``."""
+    t_edge = _fraction(f, k[rows], e[rows], touch)
+    on = np.flatnonzero(_on_edge(t_edge))
+    t_arc = _mover_fraction(f, k[rows[on]], j[rows[on]], direction(on))
+    inside = np.flatnonzero(_on_edge(t_arc))
+    on = on[inside]
+    rows = rows[on]
+    return rows, _at_end(t_edge[on]) | _at_end(t_arc[inside]) | tie[rows]
+
+
+def _on_edge(t: np.ndarray) -> np.ndarray:
+    """Is a contact on its edge (``t`` along it, within ENDS of it)?"""
+    return (t >= -ENDS) & (t <= 1 + ENDS)
+
+
+def _at_end(t: np.ndarray) -> np.ndarray:
+    """Is a contact at an end of its edge (``t`` along it)?"""
+    return (np.abs(t) <= ENDS) | (np.abs(t - 1) <= ENDS)
 
 
 def candidate_triples(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(placement, edge, vertex) triples whose vertex key lies in the edge's [low, high]."""
     order = np.argsort(keys, axis=1)
     ordered = np.take_along_axis(keys, order, 1)
+    # An edge whose range is empty (or not a number) at every placement has no triple: left out.
+    edges = np.flatnonzero((lows <= highs).any(axis=0))
+    lows, highs = lows[:, edges], highs[:, edges]
     if len(keys) and all(np.isfinite(x).all() for x in (ordered, lows, highs)):
         # Every placement at once, exactly: (placement, key) as the complex number
         # placement + i key sorts and compares lexicographically, so one search over all
@@ -893,38 +1053,61 @@ def candidate_triples(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> 
         offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         at = first.ravel()[owner] + offsets
         width = lows.shape[1]
-        return owner // width, owner % width, order.ravel()[at]
-    ks, edges, movers = [], [], []
+        return owner // width, edges[owner % width], order.ravel()[at]
+    ks, found, movers = [], [], []
     for k in range(len(keys)):
         owner, at = sorted_pairs(ordered[k], lows[k], highs[k])
         ks.append(np.full(len(owner), k))
-        edges.append(owner)
+        found.append(edges[owner])
         movers.append(order[k][at])
-    return tuple(np.concatenate(x) if x else np.zeros(0, int) for x in (ks, edges, movers))
+    return tuple(np.concatenate(x) if x else np.zeros(0, int) for x in (ks, found, movers))
 
 
-def _along(point: np.ndarray, start: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    """Where a point lies along an edge, as a fraction of it."""
-    return np.einsum("px,px->p", point - start, vector) / np.einsum("px,px->p", vector, vector)
-
-
-def _classify(k: np.ndarray, v: np.ndarray, feature: np.ndarray, entering: np.ndarray, t: np.ndarray,
-              sides: list[np.ndarray], tie: np.ndarray) -> _Roots:
-    """Roots whose contact lies on the edge, with the count's change there. A root at an
-    edge's end, with a neighbouring vertex on the edge's line, or where the vertex only
-    grazes the line, is *degenerate*: its change depends on more than the one contact, so
-    its placement is settled by direct overlap tests instead."""
-    near_end = (np.abs(t) <= ENDS) | (np.abs(t - 1) <= ENDS)
-    keep = (t >= -ENDS) & (t <= 1 + ENDS)
-    scale = 1e-9 * (np.abs(np.concatenate(sides)).max(initial=0.0) + 1e-300)
-    flat = np.zeros(len(k), bool)
-    for s in sides:
-        flat |= np.abs(s) <= scale
+def _classify(t: np.ndarray, entering: np.ndarray, tie: np.ndarray, sides: Callable[[np.ndarray], list[np.ndarray]],
+              every: Callable[[], list[np.ndarray]]) -> tuple[np.ndarray, ...]:
+    """Of candidate roots whose contacts lie ``t`` along their edges, those on the edge
+    (their positions), with the count's change there and whether they are degenerate: (on,
+    change, degenerate). A root at an edge's end, with a neighbouring vertex on the edge's
+    line (a flat side: :func:`_flat`), or where the vertex only grazes the line (``tie``), is
+    *degenerate*: its change depends on more than the one contact, so its placement is
+    settled by direct overlap tests instead. ``sides(on)`` are the sides (:func:`_sides`) of
+    the candidates at positions ``on``; ``every()`` those of every candidate root the
+    candidates were found among (see :func:`_flat`)."""
+    on = np.flatnonzero(_on_edge(t))
+    t = t[on]
+    kept = sides(on)
+    flat = _flat(kept, every)
+    entering = entering[on]
     before = np.where(entering, 1.0, -1.0)
-    crossing = sum(np.where(np.sign(s) == before, 1, -1) for s in sides)
+    crossing = sum(np.where(np.sign(s) == before, 1, -1) for s in kept)
     change = np.where(entering, 1, -1) + crossing
-    degenerate = near_end | flat | tie
-    return _Roots(k[keep], v[keep], feature[keep], change[keep], degenerate[keep])
+    return on, change, _at_end(t) | flat | tie[on]
+
+
+def _flat(sides: list[np.ndarray], every: Callable[[], list[np.ndarray]]) -> np.ndarray:
+    """Which of the kept roots have a side (:func:`_sides`) within 1e-9 of the largest side of
+    every candidate root, kept or not: the scale a flat side is measured against.
+
+    The sides are products of unit vectors, at most SIDE_BOUND, and the candidates' largest
+    is at least the kept ones': a side at most 1e-9 of the kept ones' largest is flat, one
+    above 1e-9 of the bound is not. Only a side in between needs ``every()`` candidate's
+    sides (a rare case, and the costly one: most candidates are not kept)."""
+    def scale(found: list[np.ndarray]) -> float:
+        return 1e-9 * (np.abs(np.concatenate(found)).max(initial=0.0) + 1e-300)
+
+    size = np.abs(np.concatenate(sides))
+    threshold = scale(sides)
+    if ((size > threshold) & (size <= 1e-9 * (SIDE_BOUND + 1e-300))).any():
+        threshold = scale(every())
+    flat = np.zeros(len(sides[0]), bool)
+    for s in sides:
+        flat |= np.abs(s) <= threshold
+    return flat
+
+
+def _still(directions: np.ndarray) -> np.ndarray:
+    """A translating mover's directions, as they are."""
+    return directions
 
 
 def _cross(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -935,16 +1118,17 @@ def _distance_range(e0: np.ndarray, ev: np.ndarray, ec: np.ndarray, er: np.ndarr
                     center: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Least and greatest distance of each edge from the centre (K, ne); for an arc, of its
     whole circle (at most a quarter of which it is)."""
-    rel = e0 - center[:, None, :]
-    length2 = np.einsum("kex,kex->ke", ev, ev)
-    t = np.clip(-np.einsum("kex,kex->ke", rel, ev) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
-    closest = rel + t[..., None] * ev
-    near = np.hypot(closest[..., 0], closest[..., 1])
-    far = np.maximum(np.hypot(rel[..., 0], rel[..., 1]), np.hypot(*(rel + ev).transpose(2, 0, 1)))
+    rel = _from(e0, center)
+    length2 = _dot(ev, ev)
+    t = np.clip(-_dot(rel, ev) / np.where(length2 > 0, length2, 1.0), 0.0, 1.0)
+    closest_x, closest_y = rel[..., 0] + t * ev[..., 0], rel[..., 1] + t * ev[..., 1]
+    near = np.hypot(closest_x, closest_y)
+    far = np.maximum(np.hypot(rel[..., 0], rel[..., 1]), np.hypot(rel[..., 0] + ev[..., 0], rel[..., 1] + ev[..., 1]))
     curved = er != 0
     if curved.any():
         rho = np.abs(er[curved])
-        middle = np.hypot(*(ec[:, curved] - center[:, None, :]).transpose(2, 0, 1))
+        middle = _from(ec[:, curved], center)
+        middle = np.hypot(middle[..., 0], middle[..., 1])
         near[:, curved] = np.maximum(middle - rho, 0.0)
         far[:, curved] = middle + rho
     return near, far
@@ -955,10 +1139,31 @@ def wrapped_angles(v: np.ndarray) -> np.ndarray:
     return (v + math.pi) % TURN - math.pi
 
 
+def placement_order(k: np.ndarray, v: np.ndarray, then: np.ndarray | None = None) -> np.ndarray:
+    """The order ``np.lexsort((then, v, k))`` gives (``(v, k)`` without ``then``): by placement,
+    then value, then ``then``, equals as they come. numpy's lexsort is several times slower
+    at these sizes than what is done here: a quicksort on the value, a stable sort on the
+    placement (a radix sort where it fits 16 bits), and the rare runs of equal placement
+    and value put in order by what follows."""
+    order = np.argsort(v)
+    key = k[order]
+    if len(key) and 0 <= key.min() and key.max() < 2 ** 15:
+        key = key.astype(np.int16)
+    order = order[np.argsort(key, kind="stable")]
+    same_k, values = k[order], v[order]
+    equal = (same_k[1:] == same_k[:-1]) & ((values[1:] == values[:-1]) | (np.isnan(values[1:]) & np.isnan(values[:-1])))
+    if equal.any():
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], equal.astype(np.int8), [0]])))
+        for start, stop in zip(edges[0::2].tolist(), (edges[1::2] + 1).tolist()):
+            run = order[start:stop]
+            order[start:stop] = run[np.lexsort((run, then[run])) if then is not None else np.argsort(run)]
+    return order
+
+
 def start_values(roots: _Roots, K: int) -> np.ndarray:
     """Per placement, a value of ``v`` half way across the widest gap between its roots
     (the first widest, going round from the lowest root), for every placement at once."""
-    order = np.lexsort((roots.v, roots.k))
+    order = placement_order(roots.k, roots.v)
     k, v = roots.k[order], roots.v[order]
     start = np.zeros(K)
     if not len(k):
@@ -1057,18 +1262,51 @@ def turned_runs(k: np.ndarray, v: np.ndarray, f: np.ndarray, c: np.ndarray, odd:
     last = np.zeros(K, int)
     last[groups] = after[bounds[1:][groups] - 1]
     followed[plain] = (shift[plain] > 0) != (last[plain] + shift[plain] > 0)
-    rows = []
-    for p in np.flatnonzero(~followed).tolist():
-        lo, hi = bounds[p], bounds[p + 1]
-        inside = np.concatenate([[shift[p]], after[lo:hi] + shift[p]]) > 0
-        rows.append(_placed(p, _runs(v[lo:hi], f[lo:hi], inside, True)))
-    return followed, np.concatenate(rows) if rows else np.zeros((0, 5))
+    return followed, _turned_rows(k, v, f, after, shift, bounds, ~followed)
+
+
+def _turned_rows(k: np.ndarray, v: np.ndarray, f: np.ndarray, after: np.ndarray, shift: np.ndarray,
+                 bounds: np.ndarray, read: np.ndarray) -> np.ndarray:
+    """The runs of the placements ``read`` (their count the same before the first root and
+    after the last, both outside or both inside), all at once, as :func:`_runs` reads them
+    one at a time: the roots ``v`` taken round from the start value (``after``, the count
+    after each, less ``shift``), a run from a root the count rises through to the next it
+    falls through, one across the seam from the last rise to the first fall a turn on, a
+    whole turn where the count never falls; each put in the turn from -pi. Rows (placement,
+    lo, hi, lo feature, hi feature), in order."""
+    K = len(bounds) - 1
+    index = np.arange(len(k))
+    inside = after + shift[k] > 0                                      # the stretch after each root
+    before = np.where(index == bounds[:-1][k], shift[k] > 0, np.roll(inside, 1))
+    rises = np.flatnonzero(read[k] & ~before & inside)
+    falls = np.flatnonzero(read[k] & before & ~inside)
+    wraps = read & (shift > 0)
+    whole = wraps & (np.bincount(k[~inside], minlength=K) == 0)
+    wraps &= ~whole
+    # A placement has as many rises as falls, so the i-th rise and the i-th fall are the same
+    # placement's. One that wraps falls first: each rise pairs with the next fall, its last
+    # rise with its first fall, a turn on.
+    first = np.searchsorted(falls, bounds[:-1][k[falls]])
+    stop = np.searchsorted(falls, bounds[1:][k[falls]])
+    ahead = np.arange(len(falls)) + 1
+    across = wraps[k[falls]] & (ahead == stop)
+    paired = np.where(wraps[k[falls]], np.where(across, first, ahead), ahead - 1)
+    lo = v[rises]
+    hi = v[falls[paired]] + np.where(across, TURN, 0.0)
+    turned = TURN * np.floor((lo + math.pi) / TURN)
+    round_ = hi - lo >= TURN - 1e-12
+    rows = np.column_stack([k[rises], np.where(round_, -math.pi, lo - turned), np.where(round_, math.pi, hi - turned),
+                            np.where(round_, NO_FEATURE, f[rises]), np.where(round_, NO_FEATURE, f[falls[paired]])])
+    everywhere = np.flatnonzero(whole)
+    rows = np.vstack([rows, np.column_stack([everywhere, np.full((len(everywhere), 2), [-math.pi, math.pi]),
+                                             np.full((len(everywhere), 2), NO_FEATURE)])]).astype(float)
+    return rows[np.lexsort(rows.T[::-1])]
 
 
 def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:
     """The roots by placement and value, those at one value of one placement made one:
     placement, value, first feature, summed change and whether any is degenerate."""
-    order = np.lexsort((roots.feature, roots.v, roots.k))
+    order = placement_order(roots.k, roots.v, roots.feature)
     k, v, f, c, odd = (getattr(roots, name)[order] for name in ("k", "v", "feature", "change", "degenerate"))
     if not len(k):
         return k, v, f, c, odd

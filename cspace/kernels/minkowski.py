@@ -395,10 +395,9 @@ def _corners(polygon: Polygon, faces: _FaceIndex) -> dict[IntPoint, str]:
     for ring in (polygon.exterior, *polygon.interiors):
         points = [(int(x), int(y)) for x, y in ring.coords[:-1]]
         n = len(points)
+        along = [faces.along(point, points[(k + 1) % n]) for k, point in enumerate(points)]  # edge k leaves point k
         for k, point in enumerate(points):
-            before = faces.along(points[k - 1], point)
-            after = faces.along(point, points[(k + 1) % n])
-            corners[point] = "+".join(dict.fromkeys(before + after))
+            corners[point] = "+".join(dict.fromkeys(along[k - 1] + along[k]))
     return corners
 
 
@@ -536,18 +535,18 @@ class _FaceIndex:
 
     def __init__(self, flat: float) -> None:
         self.flat = flat
-        self.edges: dict[frozenset, str] = {}
+        self.edges: dict[tuple[IntPoint, IntPoint], str] = {}  # by its ends, the lesser first
         self._boxes: tuple[np.ndarray, list] | None = None
 
     def add(self, p: IntPoint, q: IntPoint, name: str) -> None:
-        self.edges[frozenset((p, q))] = name
+        self.edges[(p, q) if p <= q else (q, p)] = name
         self._boxes = None
 
     def along(self, p: IntPoint, q: IntPoint) -> tuple[str, ...]:
         """Faces whose edges run along the edge p-q; empty for an internal diagonal.
 
         Only edges whose boxes meet the edge's (widened by ``flat``) can lie along it."""
-        exact = self.edges.get(frozenset((p, q)))
+        exact = self.edges.get((p, q) if p <= q else (q, p))
         if exact is not None:
             return (exact,)
         boxes, entries = self._index()
@@ -561,8 +560,7 @@ class _FaceIndex:
     def _index(self) -> tuple[np.ndarray, list]:
         """Every edge's box (x0, y0, x1, y1) and the edges with their faces, in one array."""
         if self._boxes is None:
-            entries = [(tuple(edge), name) for edge, name in self.edges.items()]
-            entries = [((e[0], e[-1]), name) for e, name in entries]
+            entries = list(self.edges.items())
             boxes = np.array([(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
                               for (a, b), _ in entries], float).reshape(-1, 4)
             self._boxes = (boxes, entries)

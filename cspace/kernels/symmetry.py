@@ -26,7 +26,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.polygon import orient
 
 from ..model.geometry import Arc, Profile
-from .contact_curves import Shape
+from .contact_curves import Shape, sorted_pairs
 
 MOST = 96  # the largest order looked for
 MATCH = 1e-6  # a turned outline is the same if they differ by less than this fraction of its area
@@ -78,13 +78,11 @@ def drawn_order(slices: list[tuple[Profile, ...]], pivot: tuple[float, float], n
     groups = [_elements(profiles, pivot) for profiles in slices]
     groups = [points for group in groups for points in group.values()]
     moving = [int(np.count_nonzero(np.abs(points).max(axis=1) > near)) for points in groups]
-    from scipy.spatial import cKDTree  # scipy.spatial (0.1 s to import) only for a part that can repeat
-
-    trees = [cKDTree(points) for points in groups]
+    orders = [np.argsort(points[:, 0], kind="stable") for points in groups]
     for n in range(MOST, 1, -1):
         # a turn fixes only a circle about the pivot: every other element is one of n alike
         if all(count % n == 0 for count in moving) and \
-                all(_maps_onto(tree, points, 2 * math.pi / n, near) for tree, points in zip(trees, groups)):
+                all(_maps_onto(points, order, 2 * math.pi / n, near) for points, order in zip(groups, orders)):
             return n
     return 1
 
@@ -104,12 +102,19 @@ def _elements(profiles: tuple[Profile, ...], pivot: tuple[float, float]) -> dict
     return {kind: np.array(rows) for kind, rows in sorted(kinds.items())}
 
 
-def _maps_onto(tree, points: np.ndarray, angle: float, near: float) -> bool:
-    """Does the turn by ``angle`` take the rows (three points each) one to one onto the tree's?"""
+def _maps_onto(points: np.ndarray, order: np.ndarray, angle: float, near: float) -> bool:
+    """Does the turn by ``angle`` take the rows (three points each) one to one onto rows less
+    than ``near`` away (each onto its nearest)? ``order`` sorts the rows by their first
+    coordinate: only rows within ``near`` of a turned row's along it can be that near."""
     c, s = math.cos(angle), math.sin(angle)
-    xy = points.reshape(-1, 3, 2) @ np.array([[c, s], [-s, c]])
-    distance, index = tree.query(xy.reshape(-1, 6), distance_upper_bound=near)
-    return bool(np.all(np.isfinite(distance))) and len(set(index.tolist())) == len(index)
+    turned = (points.reshape(-1, 3, 2) @ np.array([[c, s], [-s, c]])).reshape(-1, 6)
+    row, at = sorted_pairs(points[order, 0], turned[:, 0] - near, turned[:, 0] + near)
+    if len(np.unique(row)) < len(turned):
+        return False
+    distance = np.sqrt(((turned[row] - points[order[at]]) ** 2).sum(axis=1))
+    first = np.lexsort((order[at], distance, row))
+    first = first[np.flatnonzero(np.diff(row[first], prepend=-1))]  # each turned row's nearest
+    return bool((distance[first] < near).all()) and len(np.unique(order[at][first])) == len(turned)
 
 
 def _round(shape: Polygon | MultiPolygon, pivot: tuple[float, float]) -> bool:
@@ -184,26 +189,35 @@ def symmetry(shape: Shape, pivot: np.ndarray, n: int) -> Symmetry:
         if not named.issuperset(here):
             firsts.append(k)
             named.update(here)
+    angles = [2 * math.pi * j / n for j in range(n)]
     tables = []
-    for j in range(n):
-        table, whole = _table(shape, tree, middles, pivot, 2 * math.pi * j / n, firsts)
+    for angle, nearest in zip(angles, _nearest(tree, middles, pivot, angles, firsts)):
+        table, whole = _table(shape, firsts, nearest)
         if not whole:
-            table, _ = _table(shape, tree, middles, pivot, 2 * math.pi * j / n, range(len(middles)))
+            every = list(range(len(middles)))
+            table, _ = _table(shape, every, _nearest(tree, middles, pivot, [angle], every)[0])
         tables.append(table)
     return Symmetry(n, tuple(tables))
 
 
-def _table(shape: Shape, tree: shapely.STRtree, middles: np.ndarray, pivot: np.ndarray, angle: float,
-           edges) -> tuple[dict[str, str], bool]:
-    """Each face's name to the name of the face its edges (those given) turn onto, and
-    whether each of them turned onto an edge along as many faces."""
-    edges = list(edges)
-    c, s = math.cos(angle), math.sin(angle)
-    turned = (middles[edges] - pivot) @ np.array([[c, s], [-s, c]]) + pivot
-    nearest = tree.query_nearest(shapely.points(turned), all_matches=False)[1]
+def _nearest(tree: shapely.STRtree, middles: np.ndarray, pivot: np.ndarray, angles: list[float],
+             edges: list[int]) -> list[list[int]]:
+    """For each angle, the outline edge nearest each given edge's middle turned by it (all
+    sought at once)."""
+    turned = []
+    for angle in angles:
+        c, s = math.cos(angle), math.sin(angle)
+        turned.append((middles[edges] - pivot) @ np.array([[c, s], [-s, c]]) + pivot)
+    nearest = tree.query_nearest(shapely.points(np.vstack(turned)), all_matches=False)[1].tolist()
+    return [nearest[k * len(edges):(k + 1) * len(edges)] for k in range(len(angles))]
+
+
+def _table(shape: Shape, edges: list[int], nearest: list[int]) -> tuple[dict[str, str], bool]:
+    """Each face's name to the name of the face its edges (those given) turn onto (their
+    nearest edges turned), and whether each of them turned onto an edge along as many faces."""
     table: dict[str, str] = {}
     whole = True
-    for k, there in zip(edges, nearest.tolist()):
+    for k, there in zip(edges, nearest):
         whole = whole and len(shape.edge_faces[there]) >= len(shape.edge_faces[k])
         for name, other in zip(shape.edge_faces[k], shape.edge_faces[there]):
             table.setdefault(name, other)

@@ -108,10 +108,14 @@ def _slope(edge: tuple) -> float:
     return (y1 - y0) / (x1 - x0)
 
 
-def _at(edge: tuple, x: int) -> Fraction:
-    """The edge's height at x, exactly."""
+def _at(edge: tuple, x: int) -> int | Fraction:
+    """The edge's height at x, exactly: an integer where it is one (a fraction equal to an
+    integer compares and hashes as it), made in one step (one reduction) where it is not."""
     x0, y0, x1, y1, _ = edge
-    return y0 + Fraction((y1 - y0) * (x - x0), x1 - x0)
+    rise, run = (y1 - y0) * (x - x0), x1 - x0
+    if rise % run == 0:
+        return y0 + rise // run
+    return Fraction(y0 * run + rise, run)
 
 
 def _merge(traps: list[_Trapezoid], edges: list[tuple]) -> list[_Trapezoid]:

@@ -41,6 +41,22 @@ def part_transform(mechanism: Mechanism, part: Part, values: Mapping[str, float]
     >>> part_transform(m, m.parts[0], {"x": 2.0})[:2, 2].tolist()
     [2.0, 0.0]
     """
+    c, s, tx, ty = part_pose(mechanism, part, values, origin)
+    return np.array([[c, -s, tx], [s, c, ty], [0.0, 0.0, 1.0]])
+
+
+def part_pose(mechanism: Mechanism, part: Part, values: Mapping[str, float],
+              origin: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float, float, float]:
+    """The numbers of :func:`part_transform` as plain floats: the rotation's cosine and sine
+    and the translation, ``(c, s, tx, ty)`` (a linkage's joint equations ask thousands of times).
+
+    >>> from cspace.io.loader import loads
+    >>> m = loads('[[parts]]\\nname="b"\\nmotion="fixed-axes"\\n'
+    ...           'coordinates=[{name="x", axis=[1,0], initial=2}]\\n'
+    ...           '[[parts.slices]]\\nz=[0,1]\\nprofiles=[{rect=[0,0,1,1]}]')
+    >>> part_pose(m, m.parts[0], {"x": 2.0})
+    (1.0, 0.0, 2.0, 0.0)
+    """
     if part.motion == Motion.LINKAGE:
         raise ValueError(f"part {part.name!r} is a linkage member; its pose comes from the linkage")
     angle, tx, ty = 0.0, 0.0, 0.0
@@ -56,9 +72,7 @@ def part_transform(mechanism: Mechanism, part: Part, values: Mapping[str, float]
             ty += value * coordinate.axis[1]
     c, s = math.cos(angle), math.sin(angle)
     # world = R (p - pivot) + pivot + t
-    return np.array([[c, -s, pivot[0] - c * pivot[0] + s * pivot[1] + tx],
-                     [s, c, pivot[1] - s * pivot[0] - c * pivot[1] + ty],
-                     [0.0, 0.0, 1.0]])
+    return c, s, pivot[0] - c * pivot[0] + s * pivot[1] + tx, pivot[1] - s * pivot[0] - c * pivot[1] + ty
 
 
 def initial_values(mechanism: Mechanism) -> dict[str, float]:

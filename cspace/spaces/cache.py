@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import functools
 import hashlib
 import hmac
 import json
@@ -148,9 +149,9 @@ def _plain(value: object) -> object:
         return value
     if isinstance(value, (tuple, list)):
         return (type(value).__name__,) + tuple(map(_plain, value))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (type(value).__qualname__,) + tuple((f.name, _plain(getattr(value, f.name)))
-                                                   for f in dataclasses.fields(value))
+    names = _field_names(type(value))
+    if names is not None:
+        return (type(value).__qualname__,) + tuple((name, _plain(getattr(value, name))) for name in names)
     if isinstance(value, (set, frozenset)):
         return ("set",) + tuple(sorted((_plain(v) for v in value), key=repr))
     if isinstance(value, np.generic):
@@ -158,6 +159,13 @@ def _plain(value: object) -> object:
     if isinstance(value, np.ndarray):
         return ("ndarray", value.dtype.str, value.shape, _plain(value.tolist()))
     raise TypeError(f"cannot key a {type(value).__name__}: add it to cache._plain")
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass, in order (None for any other type): looked up once per type,
+    as a gear's slices make thousands of lines and arcs to key."""
+    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
 
 
 class PairCache:

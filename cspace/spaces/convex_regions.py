@@ -40,37 +40,49 @@ class LabelledEdges:
 
     def __init__(self, stretches: list[tuple[np.ndarray, Label | None]], reach: float) -> None:
         kept = [(line, label) for line, label in stretches if label is not None and len(line) > 1]
-        self.labels = [label for _, label in kept]
-        self.lines = [shapely.linestrings(line) for line, _ in kept]
+        self.labels_of = [label for _, label in kept]
+        self.lines = np.array([shapely.linestrings(line) for line, _ in kept], dtype=object)
         self.tree = shapely.STRtree(self.lines) if kept else None
         self.reach = reach
 
-    def label(self, p: GridPoint, q: GridPoint) -> Label | None:
-        """The label of the grown outline's edge p-q."""
-        if self.tree is None:
-            return None
-        middle = shapely.Point((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
-        found = self.tree.query(middle, predicate="dwithin", distance=self.reach)
-        if not len(found):
-            found = self.tree.query_nearest(middle)
-        direction = np.array([q[0] - p[0], q[1] - p[1]], float)
-        direction /= max(np.hypot(*direction), 1e-300)
-        best, label = None, None
-        for k in sorted(found.tolist()):
-            line = self.lines[k]
-            at = line.project(middle)
-            step = max(line.length * 1e-6, 1.0)
-            a, b = line.interpolate(max(at - step, 0.0)), line.interpolate(min(at + step, line.length))
-            along = np.array([b.x - a.x, b.y - a.y])
-            norm = np.hypot(*along)
-            skew = abs(float(direction[0] * along[1] - direction[1] * along[0]) / norm) if norm > 0 else 1.0
-            score = (round(skew, 3), line.distance(middle))
-            if best is None or score < best:
-                best, label = score, self.labels[k]
-        return label
+    def labels(self, sides: list[tuple[GridPoint, GridPoint]]) -> list[Label | None]:
+        """The label of each of the grown outline's edges p-q, all found at once: the stretches
+        within reach of each edge's middle (else the nearest), scored by how far each runs
+        askew of the edge (rounded to a thousandth), then how near it is."""
+        if self.tree is None or not sides:
+            return [None] * len(sides)
+        ends = np.array(sides, float).reshape(-1, 4)
+        middles = shapely.points((ends[:, 0] + ends[:, 2]) / 2, (ends[:, 1] + ends[:, 3]) / 2)
+        edge, line = self.tree.query(middles, predicate="dwithin", distance=self.reach)
+        alone = np.setdiff1d(np.arange(len(sides)), edge)
+        if len(alone):
+            nearest = self.tree.query_nearest(middles[alone])
+            edge, line = np.concatenate([edge, alone[nearest[0]]]), np.concatenate([line, nearest[1]])
+        order = np.lexsort((line, edge))
+        edge, line = edge[order], line[order]
+        lines, points = self.lines[line], middles[edge]
+        length = shapely.length(lines)
+        at = shapely.line_locate_point(lines, points)
+        step = np.maximum(length * 1e-6, 1.0)
+        a = shapely.get_coordinates(shapely.line_interpolate_point(lines, np.maximum(at - step, 0.0)))
+        b = shapely.get_coordinates(shapely.line_interpolate_point(lines, np.minimum(at + step, length)))
+        along_x, along_y = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        dx, dy = ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]
+        size = np.maximum(np.hypot(dx, dy), 1e-300)
+        dx, dy = (dx / size)[edge], (dy / size)[edge]
+        norm = np.hypot(along_x, along_y)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            skew = np.where(norm > 0, np.abs((dx * along_y - dy * along_x) / norm), 1.0)
+        distance = shapely.distance(lines, points)
+        best: dict[int, tuple] = {}
+        for i, k, sk, far in zip(edge.tolist(), line.tolist(), skew.tolist(), distance.tolist()):
+            score = (round(sk, 3), far)
+            if i not in best or score < best[i][0]:
+                best[i] = (score, self.labels_of[k])
+        return [best[i][1] for i in range(len(sides))]
 
     def __repr__(self) -> str:
-        return f"LabelledEdges({len(self.labels)})"
+        return f"LabelledEdges({len(self.labels_of)})"
 
 
 def cell_regions(cell: tuple[int, int, int, int], blocked: list[np.ndarray], edges: LabelledEdges,
@@ -225,10 +237,10 @@ def _boundary_labels(polygon: Polygon, box: tuple[int, int, int, int],
     for ring in (polygon.exterior, *polygon.interiors):
         points = [(int(x), int(y)) for x, y in ring.coords[:-1]]
         sides += [(p, points[(k + 1) % len(points)]) for k, p in enumerate(points)]
+    inside = [(p, q) for p, q in sides if not _on_box(p, q, x0, y0, x1, y1)]
     labels: dict[tuple[GridPoint, GridPoint], Label | None] = {}
-    for p, q in sides:
-        if not _on_box(p, q, x0, y0, x1, y1):
-            labels[(p, q)] = labels[(q, p)] = edges.label(p, q)
+    for (p, q), label in zip(inside, edges.labels(inside)):
+        labels[(p, q)] = labels[(q, p)] = label
     return labels
 
 

@@ -179,7 +179,7 @@ class ZEnd:
         return f"ZEnd(row={self.row}, {', '.join(map(str, self.contacts))})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ShiftedRegion(Region):
     """A region of a shifted pair: a planar region of its band times the band's stretch of
     the shift. ``edges`` are the planar region's (in its band's planar coordinates)."""
@@ -187,6 +187,13 @@ class ShiftedRegion(Region):
     band: Band | None = None
     planar_index: int = -1
     ends: tuple[ZEnd, ...] = field(default=())
+
+    def __init__(self, name: str, rows: np.ndarray, bounds: np.ndarray, vertices: np.ndarray,
+                 edges: tuple[RegionEdge, ...], dimension: int, bbox: tuple[float, ...], band: Band | None = None,
+                 planar_index: int = -1, ends: tuple[ZEnd, ...] = ()) -> None:
+        super().__init__(name, rows, bounds, vertices, edges, dimension, bbox)
+        fields = self.__dict__  # frozen, set once (see RegionEdge)
+        fields["band"], fields["planar_index"], fields["ends"] = band, planar_index, ends
 
     def contacts_at(self, point: np.ndarray, tolerance: float) -> tuple[RegionEdge, ...]:
         found: tuple[RegionEdge, ...] = ()

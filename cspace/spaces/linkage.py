@@ -26,7 +26,7 @@ from ..model.geometry import Arc
 from ..model.kinds import Motion
 from ..model.limits import MAX_TABLE
 from ..model.mechanism import Linkage, Mechanism, Part
-from ..model.poses import part_transform, rigid
+from ..model.poses import part_pose, rigid
 from ..model.tolerance import NOISE
 
 TWO_PI = 2.0 * math.pi
@@ -432,6 +432,9 @@ class JointSystem:
         # Joint points in their parts' frames, a non-member's relative to the origin.
         self.points = [tuple(self._relative(part, point) for part, point in zip(joint.parts, joint.points))
                        for joint in linkage.joints]
+        # What the equations read, looked up once: each non-member part and its coordinates.
+        self._owners = {part: self.mechanism.part(part) for part in self.parts if part not in self.members}
+        self._joints = [(joint, *joint.parts, *points) for joint, points in zip(linkage.joints, self.points)]
 
     def _relative(self, part: str, point) -> tuple[float, float]:
         if part in self.members:
@@ -443,13 +446,14 @@ class JointSystem:
 
         Plain floats: the solvers ask for them thousands of times per table.
         """
-        values = {self.linkage.input: x, self.linkage.output: float(u[-1])}
+        unknowns = u.tolist()
+        values = {self.linkage.input: x, self.linkage.output: unknowns[-1]}
         out = {}
         for part in self.parts:
-            if part in self.members:
-                i = 3 * self.members[part]
-                angle = float(u[i + 2])
-                out[part] = (math.cos(angle), math.sin(angle), float(u[i]), float(u[i + 1]))
+            i = self.members.get(part)
+            if i is not None:
+                angle = unknowns[3 * i + 2]
+                out[part] = (math.cos(angle), math.sin(angle), unknowns[3 * i], unknowns[3 * i + 1])
             else:
                 out[part] = self._placed_part(part, values)
         return out
@@ -457,12 +461,12 @@ class JointSystem:
     def _placed_part(self, part: str, values: dict[str, float]) -> tuple[float, float, float, float]:
         """Pose of a non-member part, remembered by the coordinate values it depends on (a
         Jacobian asks for the same input and output again and again)."""
-        owner = self.mechanism.part(part)
-        memo = (part, *(values.get(c) for c in owner.coordinates))
+        owner = self._owners[part]
+        memo = (part, *[values.get(c) for c in owner.coordinates])
         pose = self._poses.get(memo)
         if pose is None:
-            t = part_transform(self.mechanism, owner, values, self.origin) if owner.motion != Motion.FIXED else np.eye(3)
-            pose = (float(t[0, 0]), float(t[1, 0]), float(t[0, 2]), float(t[1, 2]))
+            pose = part_pose(self.mechanism, owner, values, self.origin) if owner.motion != Motion.FIXED \
+                else (1.0, 0.0, 0.0, 0.0)
             if len(self._poses) >= POSE_MEMO:
                 self._poses.clear()
             self._poses[memo] = pose
@@ -476,8 +480,7 @@ class JointSystem:
         """How far each joint is from closing (lengths over the mechanism's size, angles)."""
         out = []
         placed = self.poses(u, x)
-        for joint, (point_a, point_b) in zip(self.linkage.joints, self.points):
-            a, b = joint.parts
+        for joint, a, b, point_a, point_b in self._joints:
             ax, ay = _placed(placed[a], point_a)
             bx, by = _placed(placed[b], point_b)
             if joint.kind == "pin":

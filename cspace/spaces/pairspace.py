@@ -49,7 +49,7 @@ class Contact:
         return f"Contact({self.part_a!r}, {self.faces_a!r}, {self.part_b!r}, {self.faces_b!r})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RegionEdge:
     """A stretch of a region's boundary on one of its rows: a contact, or free if empty."""
 
@@ -58,12 +58,19 @@ class RegionEdge:
     end: tuple[float, ...]
     contacts: tuple[Contact, ...]
 
+    def __init__(self, row: int, start: tuple[float, ...], end: tuple[float, ...],
+                 contacts: tuple[Contact, ...]) -> None:
+        # Frozen, its fields set once here: into its dictionary, a third of the cost of the
+        # generated object.__setattr__ per field (a turning pair's space makes tens of thousands).
+        fields = self.__dict__
+        fields["row"], fields["start"], fields["end"], fields["contacts"] = row, start, end, contacts
+
     def __repr__(self) -> str:
         what = ", ".join(map(str, self.contacts)) or "free"
         return f"RegionEdge(row={self.row}, {self.start} -> {self.end}, {what})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Region:
     """A closed convex region of a pair space: ``rows @ s <= bounds`` (rows of unit length).
 
@@ -78,6 +85,12 @@ class Region:
     edges: tuple[RegionEdge, ...]
     dimension: int
     bbox: tuple[float, ...]
+
+    def __init__(self, name: str, rows: np.ndarray, bounds: np.ndarray, vertices: np.ndarray,
+                 edges: tuple[RegionEdge, ...], dimension: int, bbox: tuple[float, ...]) -> None:
+        fields = self.__dict__  # frozen, set once (see RegionEdge)
+        fields["name"], fields["rows"], fields["bounds"], fields["vertices"] = name, rows, bounds, vertices
+        fields["edges"], fields["dimension"], fields["bbox"] = edges, dimension, bbox
 
     def contains(self, point: np.ndarray, tolerance: float) -> bool:
         return bool((self.rows @ point <= self.bounds + tolerance).all())
@@ -135,12 +148,15 @@ class RegionIndex:
         if self._tree is None:
             properties = rtree_index.Property()
             properties.dimension = 2
-            pad = [0.0] * (2 - self.dimension)
-            boxes = [(i, tuple(list(r.bbox[:self.dimension]) + pad + list(r.bbox[self.dimension:]) + pad), None)
-                     for i, r in enumerate(self.regions)]
-            # Bulk-loaded (sort-tile-recursive) when there are regions: one pass, not one insert each.
-            self._tree = rtree_index.Index(iter(boxes), properties=properties, interleaved=True) if boxes else \
-                rtree_index.Index(properties=properties, interleaved=True)
+            # Bulk-loaded from arrays (sort-tile-recursive) when there are regions: one pass in C.
+            if len(self.boxes):
+                pad = np.zeros((len(self.boxes), 2 - self.dimension))
+                lows = np.hstack([self.boxes[:, :self.dimension], pad])
+                highs = np.hstack([self.boxes[:, self.dimension:], pad])
+                self._tree = rtree_index.Index((np.arange(len(self.boxes), dtype=np.int64), lows, highs),
+                                               properties=properties, interleaved=True)
+            else:
+                self._tree = rtree_index.Index(properties=properties, interleaved=True)
         return self._tree
 
     def __repr__(self) -> str:

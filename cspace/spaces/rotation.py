@@ -186,11 +186,13 @@ class Renaming:
     met: tuple[str, Symmetry] | None
 
     def renamer(self) -> Callable[[tuple[Contact, ...], int, int], tuple[Contact, ...]]:
-        """``renamed(contacts, i, j)``: each part's faces renamed once per shift, and one
-        contact object per contact (by identity: a cell's few contacts meet every one of
-        its hundreds of copies) and shift."""
+        """``renamed(contacts, i, j)``: each part's faces renamed once per shift, and each tuple
+        of contacts once per shift, equal tuples on different edges alike (found by identity,
+        then content: a cell's few contacts meet every one of its hundreds of copies)."""
         faces: dict[tuple, tuple[str, ...]] = {}
-        made: dict[tuple[int, int, int], Contact] = {}
+        alike: dict[tuple[Contact, ...], int] = {}
+        seen: dict[int, int] = {}
+        made: dict[tuple[int, int, int], tuple[Contact, ...]] = {}
 
         def turned(names: tuple[str, ...], part: str, i: int, j: int) -> tuple[str, ...]:
             for (owner, symmetry), shift in ((self.swept or (None, None), i), (self.met or (None, None), j)):
@@ -202,14 +204,14 @@ class Renaming:
             return names
 
         def renamed(contacts: tuple[Contact, ...], i: int, j: int) -> tuple[Contact, ...]:
-            out = []
-            for c in contacts:
-                key = (id(c), i, j)
-                if key not in made:
-                    made[key] = Contact(c.part_a, turned(c.faces_a, c.part_a, i, j), c.part_b,
-                                        turned(c.faces_b, c.part_b, i, j))
-                out.append(made[key])
-            return tuple(out)
+            which = seen.get(id(contacts))
+            if which is None:
+                which = seen[id(contacts)] = alike.setdefault(contacts, len(alike))
+            key = (which, i, j)
+            if key not in made:
+                made[key] = tuple(Contact(c.part_a, turned(c.faces_a, c.part_a, i, j), c.part_b,
+                                          turned(c.faces_b, c.part_b, i, j)) for c in contacts)
+            return made[key]
 
         return renamed
 
@@ -240,8 +242,8 @@ class Cell:
         cell, counts = self.cell, self.counts
         steps = (cell[2] - cell[0], cell[3] - cell[1])
         regions = repeated(self.regions, steps, counts, self.quantum, self.renaming.renamer())
-        pieces = [(piece + np.array([i * steps[0], j * steps[1]])) * self.quantum for piece in self.pieces
-                  for i in range(counts[0]) for j in range(counts[1])]
+        shifts = np.array([(i * steps[0], j * steps[1]) for i in range(counts[0]) for j in range(counts[1])])
+        pieces = [placed for piece in self.pieces for placed in (piece[None] + shifts[:, None]) * self.quantum]
         periods = tuple(axis.period * self.quantum for axis in self.axes)
         return PairSpace(self.part_a, self.part_b, self.coordinates, self.matrix,
                          tuple(finished(regions, self.box, self.axes, self.quantum)), tuple(pieces), periods)
@@ -682,13 +684,14 @@ class _Sweep:
         self._store(us, self._evaluate(us))
 
     def _evaluate(self, us: np.ndarray) -> list[tuple]:
+        """Each value's blocked intervals, as tuples of plain numbers: (lo, hi, lo features, hi
+        features). The sweep compares a few numbers at a time, where numpy costs more than it saves."""
         out = []
         for start in range(0, len(us), self.batch):
             solved = self.solve(us[start:start + self.batch])
-            for k in range(len(solved.count)):
-                n = int(solved.count[k])
-                out.append((solved.lo[k, :n].copy(), solved.hi[k, :n].copy(),
-                            tuple(solved.lo_feature[k, :n].tolist()), tuple(solved.hi_feature[k, :n].tolist())))
+            columns = (solved.lo.tolist(), solved.hi.tolist(), solved.lo_feature.tolist(), solved.hi_feature.tolist())
+            for k, n in enumerate(solved.count.tolist()):
+                out.append(tuple(tuple(column[k][:n]) for column in columns))
         return out
 
     def _store(self, us: np.ndarray, results: list[tuple]) -> None:
@@ -748,8 +751,8 @@ def _matching(first: tuple, second: tuple) -> bool:
     """Do two samples' intervals match: as many, each overlapping the other's (the same
     stretch of blocked values, moved a little)? A contact may change between them: where
     one contact hands over to another along an interval's end, the end is continuous."""
-    lo, hi = first[0], first[1]
-    return len(lo) == len(second[0]) and bool(np.all((lo < second[1]) & (second[0] < hi)))
+    lo, hi, other_lo, other_hi = first[0], first[1], second[0], second[1]
+    return len(lo) == len(other_lo) and all(a < d and c < b for a, b, c, d in zip(lo, hi, other_lo, other_hi))
 
 
 def _outline(run: list[tuple], su: float, sv: float, quantum: float) -> tuple[np.ndarray, list[int]]:

@@ -55,3 +55,16 @@ def agree(truth: np.ndarray, mine: np.ndarray, values: np.ndarray, intervals, wi
     differ = values[truth != mine]
     return all(min(min(abs(w - e), abs(w + 2 * np.pi - e), abs(w - 2 * np.pi - e)) for e in ends) < width
                for w in differ) if ends else not len(differ)
+
+
+def rounded(width: int, height: int, radius: float) -> tuple[Shape, Polygon]:
+    """A rectangle with quarter-round corners: straight faces meeting arcs tangentially (a
+    disk when the faces have no length)."""
+    w, h, r = width, height, radius
+    points = [(r, 0), (w - r, 0), (w, r), (w, h - r), (w - r, h), (r, h), (0, h - r), (0, r)]
+    straight = (np.nan, np.nan, 0.0)
+    arcs = [straight, (w - r, r, r), straight, (w - r, h - r, r), straight, (r, h - r, r), straight, (r, r, r)]
+    keep = [i for i in range(8) if arcs[i][2] or points[i] != points[(i + 1) % 8]]
+    points, arcs = np.array([points[i] for i in keep], float), np.array([arcs[i] for i in keep], float)
+    shape = Shape.of([(points, ("v",) * len(points), (("e",),) * len(points), arcs)])
+    return shape, shapely.buffer(box(r, r, w - r, h - r), r, quad_segs=256)
