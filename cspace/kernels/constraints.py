@@ -7,7 +7,10 @@ dynamics (:mod:`cspace.tracing.dynamics`). Every solve is counted for the statis
 
 highspy is used directly rather than through ``scipy.optimize.linprog``, and models
 are passed as plain arrays: the same solver, without the per-call Python overhead
-that dominated these tiny programs (a solve is ~0.1 ms). The instance is highspy's
+that dominated these tiny programs (a solve is ~0.1 ms). Programs of at most four
+unknowns, nearly all of a trace's, are solved without HiGHS, by enumerating their
+vertices (:mod:`cspace.kernels.vertices`), to HiGHS's answer; HiGHS answers where that
+declines (optimal points that tie, when the caller uses the point). The instance is highspy's
 core class ``_Highs`` (exported by highspy since 1.7.2): the ``Highs`` subclass enables
 callbacks in its constructor, which makes HiGHS print its banner to standard output
 before ``output_flag`` can be turned off, and cspace's reports go to standard output.
@@ -21,13 +24,12 @@ import highspy
 import numpy as np
 from scipy import sparse
 
+from . import vertices
 from .differences import DifferenceGraph, Differences
+from .vertices import INFEASIBLE, OPTIMAL, UNBOUNDED
 
 ROWWISE = int(highspy.MatrixFormat.kRowwise)
 MINIMIZE = int(highspy.ObjSense.kMinimize)
-INFEASIBLE = "infeasible"
-OPTIMAL = "optimal"
-UNBOUNDED = "unbounded"
 SLACK_CAP = 1.0  # largest slack a row is credited with when the implicit equalities are sought
 WARM_ROWS = 8  # a redundancy test of this many rows or more keeps one model and warm-starts its programs
 
@@ -49,15 +51,19 @@ class LpResult:
 
 
 class ConstraintManager:
-    """Linear programming for cspace; one HiGHS instance, reused.
+    """Linear programming for cspace; one HiGHS instance, reused. Programs of at most
+    ``small`` unknowns (by default :data:`cspace.kernels.vertices.MAX_UNKNOWNS`) are solved
+    by enumerating their vertices where that gives HiGHS's answer
+    (:mod:`cspace.kernels.vertices`); ``small=0`` sends every program to HiGHS.
 
     >>> cm = ConstraintManager(1e-9)
     >>> cm.bounds(np.array([[1.0, 1.0], [-1.0, 0.0], [0.0, -1.0]]), np.array([4.0, 0.0, -1.0]), 0)
     (0.0, 3.0)
     """
 
-    def __init__(self, tolerance: float) -> None:
+    def __init__(self, tolerance: float, small: int | None = None) -> None:
         self.tolerance = tolerance
+        self.small = vertices.MAX_UNKNOWNS if small is None else small
         self.solves = 0
         self._highs = highspy._Highs()
         self._highs.setOptionValue("output_flag", False)
@@ -70,12 +76,23 @@ class ConstraintManager:
         self._highs.setOptionValue("dual_feasibility_tolerance", tolerance)
 
     def solve(self, cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarray,
-              var_lower: np.ndarray, var_upper: np.ndarray) -> LpResult:
+              var_lower: np.ndarray, var_upper: np.ndarray, point: bool = True) -> LpResult:
         """Minimize ``cost @ x`` subject to ``lower <= rows @ x <= upper`` and variable bounds.
 
-        Infinite entries in the bound arrays mean no bound.
+        Infinite entries in the bound arrays mean no bound. ``point=False`` says the caller
+        uses the status and objective only: then the solution given may be another of the
+        optimal points than HiGHS's, where several are.
         """
         self.solves += 1
+        if len(cost) <= self.small:
+            found = vertices.solve(cost, rows, lower, upper, var_lower, var_upper, self.tolerance, point)
+            if found is not None:
+                return LpResult(*found)
+        return self._solve_highs(cost, rows, lower, upper, var_lower, var_upper)
+
+    def _solve_highs(self, cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarray,
+                     var_lower: np.ndarray, var_upper: np.ndarray) -> LpResult:
+        """:meth:`solve` by HiGHS, on a fresh model."""
         n = len(cost)
         matrix = np.asarray(rows, float).reshape(-1, n)
         nonzero = matrix != 0
@@ -113,7 +130,7 @@ class ConstraintManager:
         """Does some x satisfy ``G @ x <= h``?"""
         n = G.shape[1]
         result = self.solve(np.zeros(n), G, np.full(len(h), -np.inf), h + self.tolerance,
-                            np.full(n, -np.inf), np.full(n, np.inf))
+                            np.full(n, -np.inf), np.full(n, np.inf), point=False)
         return result.ok
 
     def bounds(self, G: np.ndarray, h: np.ndarray, j: int) -> tuple[float, float]:
@@ -123,7 +140,8 @@ class ConstraintManager:
         out = []
         for sign in (1.0, -1.0):
             cost[j] = sign
-            result = self.solve(cost, G, np.full(len(h), -np.inf), h, np.full(n, -np.inf), np.full(n, np.inf))
+            result = self.solve(cost, G, np.full(len(h), -np.inf), h, np.full(n, -np.inf), np.full(n, np.inf),
+                                point=False)
             if result.status == UNBOUNDED:
                 out.append(-sign * np.inf)
             elif not result.ok:
@@ -161,7 +179,7 @@ class ConstraintManager:
         for i in keep:
             others = [k for k in keep if k != i and (k in essential or k > i)]
             result = self.solve(-G[i], G[others], np.full(len(others), -np.inf), h[others],
-                                np.full(n, -np.inf), np.full(n, np.inf))
+                                np.full(n, -np.inf), np.full(n, np.inf), point=False)
             # The solver may overshoot each row by its tolerance; count that as tight.
             margin = 100 * self.tolerance * (1 + abs(h[i]))
             if not result.ok or -result.objective > h[i] + margin:
@@ -224,7 +242,7 @@ class ConstraintManager:
         for r in np.flatnonzero(doubt):
             others = np.delete(np.arange(m), r)
             result = self.solve(G[r], G[others], np.full(m - 1, -np.inf), h[others], np.full(n, -np.inf),
-                                np.full(n, np.inf))
+                                np.full(n, np.inf), point=False)
             if not (result.ok and h[r] - result.objective <= tolerances[r]):
                 doubt[r] = False
         return doubt | known

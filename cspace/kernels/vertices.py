@@ -1,0 +1,237 @@
+"""Small linear programs solved exactly, by enumerating their vertices.
+
+A program of at most :data:`MAX_UNKNOWNS` unknowns has few vertices: each choice of ``n``
+of its constraints (a row's upper or lower side, a variable's bound) with independent
+normals meets in one point. Every such ``n`` x ``n`` system is solved at once, by its
+adjugate (closed forms up to three unknowns, numpy's batched LAPACK for four). Among the
+points that keep every constraint (within the tolerance) the best is the optimum; none
+means the program is infeasible; and a feasible program is bounded exactly when some
+basis is dual feasible (the cost's negative is a nonnegative combination of the basis's
+normals: Farkas), which the same adjugates decide. One unknown is an interval, solved
+in plain Python. Simple dynamics solves thousands of such programs (1 to 3 unknowns,
+1 to 4 rows) in a trace; this costs a fraction of a fresh HiGHS model
+(``tools/bench_lp.py``).
+
+The answer is HiGHS's wherever HiGHS's is determined: the status, the optimal value, and
+the point when the optimum is one point. Where it is not — optimal points that tie, a
+polyhedron without vertices (normals that do not span), or the point asked of a program
+whose variables are not all boxed (its optimal set may be a ray) — :func:`solve` declines
+(returns None), and the caller asks HiGHS, whose choice among the ties is the answer, as
+it always was.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple
+
+import numpy as np
+
+INFEASIBLE = "infeasible"
+OPTIMAL = "optimal"
+UNBOUNDED = "unbounded"
+MAX_UNKNOWNS = 4  # programs with more unknowns go to HiGHS
+MAX_BASES = 2048  # nor is a program enumerated whose constraints give more choices of n than this
+SMALL_ENTRY = 1e-9  # HiGHS's small_matrix_value: a row's entry no larger is a zero to it, and so here
+EPS = float(np.finfo(float).eps)
+ROUNDING = 8 * EPS  # rounding of a computed vertex, relative to the sizes of the terms
+WELL = math.sqrt(EPS)  # a basis nearer dependent gives its vertex to fewer than half the digits: too few to judge
+
+Answer = tuple[str, "np.ndarray | None", float]
+
+
+def solve(cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarray, var_lower: np.ndarray,
+          var_upper: np.ndarray, tolerance: float, point: bool = True) -> Answer | None:
+    """Minimize ``cost @ x`` subject to ``lower <= rows @ x <= upper`` and the variables' bounds
+    (infinite entries: no bound), as :meth:`cspace.kernels.constraints.ConstraintManager.solve`.
+
+    The rows are read as HiGHS reads them: entries of at most :data:`SMALL_ENTRY` are zeros.
+    Returns ``(status, x, objective)``, ``x`` None unless optimal; or None where the
+    answer is not this method's to give (see the module): too many unknowns or bases,
+    normals that do not span, and, when ``point`` is asked for, an optimum that is not
+    one point or a variable without both bounds. ``tolerance`` is HiGHS's primal and
+    dual feasibility tolerance: a constraint is kept if violated by no more (beyond
+    rounding), and optima within it (per unit moved) of each other tie. Of the vertices
+    that share the best value within rounding, the first (in the order of
+    :func:`_inequalities`, then of the choices) is the one given.
+
+    >>> solve(np.array([1.0, 0.5]), np.array([[-1.0, -1.0]]), np.array([-np.inf]), np.array([-1.0]),
+    ...       np.zeros(2), np.full(2, 10.0), 1e-10)
+    ('optimal', array([0., 1.]), 0.5)
+    """
+    cost = np.asarray(cost, float)
+    n = len(cost)
+    if not 0 < n <= MAX_UNKNOWNS:
+        return None
+    rows = np.asarray(rows, float).reshape(-1, n)
+    rows = np.where(np.abs(rows) > SMALL_ENTRY, rows, 0.0)
+    lower, upper = np.asarray(lower, float), np.asarray(upper, float)
+    var_lower, var_upper = np.asarray(var_lower, float), np.asarray(var_upper, float)
+    if n == 1:
+        if point and not (math.isfinite(var_lower[0]) and math.isfinite(var_upper[0])):
+            return None
+        normals = rows[:, 0].tolist()
+        sides = np.concatenate((upper, -lower, var_upper, -var_lower)).tolist()
+        return _interval(float(cost[0]), normals + [-a for a in normals] + [1.0, -1.0], sides, tolerance, point)
+    G, g = _inequalities(rows, lower, upper, var_lower, var_upper)
+    choices = _bases(len(rows), n, np.isfinite(g).tobytes())
+    bases = choices.bases
+    if point and not choices.boxed or not 0 < len(bases) <= MAX_BASES:
+        return None
+    X, weights, measure = _vertices(G, g, choices, None if choices.boxed else cost)
+    with np.errstate(invalid="ignore"):  # NaN vertices, infinite sides (no bound)
+        terms = np.abs(X).max(axis=1)[:, None] * np.abs(G).sum(axis=1) + np.abs(g)
+        excess = X @ G.T - g
+        feasible = (excess <= tolerance + ROUNDING * terms).all(axis=1)
+        ill = measure < WELL
+        if ill.any() and (excess[ill] <= tolerance + ROUNDING * terms[ill] / measure[ill, None]).all(axis=1).any():
+            return None  # a vertex too inexact to judge may keep every constraint
+    if not feasible.any():
+        return (INFEASIBLE, None, math.inf) if not np.isnan(X).any(axis=1).all() else None
+    if weights is not None and not (weights >= -tolerance).all(axis=1).any():
+        return UNBOUNDED, None, -math.inf
+    X = X[feasible]
+    values = X @ cost
+    best = int(values.argmin())
+    if point and _tied(X, values, best, cost, tolerance):
+        return None
+    x = X[best]
+    return OPTIMAL, x, float(cost @ x)
+
+
+def _interval(cost: float, normals: list[float], sides: list[float], tolerance: float, point: bool) -> Answer | None:
+    """:func:`solve` for one unknown, on the inequalities ``normals[k] * x <= sides[k]``: the
+    vertices are ``sides[k] / normals[k]``, as :func:`solve` takes them, in plain Python."""
+    constraints = [(a, b) for a, b in zip(normals, sides) if not math.isinf(b)]
+    vertices = [b / a for a, b in constraints if a != 0]
+    feasible = [x for x in vertices
+                if all(a * x - b <= tolerance + ROUNDING * (abs(a * x) + abs(b)) for a, b in constraints)]
+    if not feasible or not all(b >= -tolerance for a, b in constraints if a == 0):
+        return (INFEASIBLE, None, math.inf) if vertices else None
+    if cost != 0 and not any(cost * a <= tolerance * abs(a) for a, _ in constraints if a != 0):
+        return UNBOUNDED, None, -math.inf
+    values = [cost * x for x in feasible]
+    best = values.index(min(values))
+    x = feasible[best]
+    for other, value in zip(feasible, values):
+        moved = abs(other - x)
+        if point and moved > tolerance * (1 + abs(other)) and \
+                value - values[best] <= tolerance * moved + ROUNDING * (abs(value) + abs(values[best])):
+            return None
+    return OPTIMAL, np.array([x]), cost * x
+
+
+def _inequalities(rows: np.ndarray, lower: np.ndarray, upper: np.ndarray, var_lower: np.ndarray,
+                  var_upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every side of the rows and bounds as one inequality ``G @ x <= g``: the rows' upper
+    sides, the rows' lower sides, the variables' upper bounds, their lower bounds. A side
+    with no bound has ``g`` infinite: it is kept by every point and in no basis."""
+    identity = _IDENTITY[len(var_lower)]
+    G = np.concatenate((rows, -rows, identity, -identity))
+    g = np.concatenate((upper, -lower, var_upper, -var_lower))
+    return G, g
+
+
+_IDENTITY = {n: np.eye(n) for n in range(1, MAX_UNKNOWNS + 1)}
+
+
+class Choices(NamedTuple):
+    """The bases of a program's shape, as index arrays into its inequalities (``G``'s rows):
+    each basis, and its rows taken cyclically from the second and from the third (for the
+    cofactors, products of the other rows); whether the variables are boxed; and the
+    variables each basis holds at a bound (basis, variable, inequality, sign)."""
+
+    bases: np.ndarray
+    second: np.ndarray
+    third: np.ndarray
+    boxed: bool  # every variable has both bounds: the program is bounded
+    pinned: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # variables held at a bound: see _pin
+
+
+@lru_cache(maxsize=4096)
+def _bases(m: int, n: int, finite: bytes) -> Choices:
+    """Every choice of ``n`` of the inequalities of :func:`_inequalities` (``m`` rows, ``n``
+    variables) with a bound (``finite``, a boolean array's bytes), no two the sides of one
+    row or variable (they never meet), in lexicographic order."""
+    bounded = np.frombuffer(finite, dtype=bool)
+    groups = np.tile(np.arange(m), 2).tolist() + np.tile(np.arange(m, m + n), 2).tolist()
+    candidates = [k for k in range(len(groups)) if bounded[k]]
+    chosen = [c for c in combinations(candidates, n) if len({groups[k] for k in c}) == n]
+    bases = np.array(chosen, dtype=np.intp).reshape(-1, n)
+    basis, position = np.nonzero(bases >= 2 * m)
+    side = bases[basis, position]
+    pinned = (basis, (side - 2 * m) % n, side, np.where(side < 2 * m + n, 1.0, -1.0))
+    return Choices(bases, np.roll(bases, -1, axis=1), np.roll(bases, -2, axis=1), bool(bounded[2 * m:].all()), pinned)
+
+
+def _pin(X: np.ndarray, g: np.ndarray, choices: Choices) -> None:
+    """Set each variable a basis holds at a bound to that bound, exactly (as HiGHS holds a
+    nonbasic variable), where the solve left it a rounding off. A dependent basis has a row
+    among its normals (bounds alone are independent), so its vertex keeps a NaN."""
+    basis, variable, side, sign = choices.pinned
+    X[basis, variable] = g[side] * sign
+
+
+def _vertices(G: np.ndarray, g: np.ndarray, choices: Choices,
+              cost: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Per basis: its vertex (NaN where its normals are dependent: it keeps no constraint);
+    if ``cost`` is given the weights of its normals (each of unit length) that sum to
+    ``-cost`` (NaN where dependent); and how far from dependent its normals are, relatively
+    (a vertex is inexact by about :data:`ROUNDING` over this, of its size). By the adjugate,
+    in closed form, up to three unknowns (the measure: the determinant over the product of
+    the normals' lengths; dependent within rounding); by numpy's batched LAPACK for four
+    (the smallest singular value over the largest; dependent within numpy's rank tolerance)."""
+    bases = choices.bases
+    n = bases.shape[1]
+    norms = np.sqrt(np.einsum("ij,ij->i", G, G))[bases]
+    if n <= 3:
+        det, cofactors = _adjugates(G, choices)
+        with np.errstate(invalid="ignore"):  # a zero row's: 0 / 0
+            measure = np.abs(det) / norms.prod(axis=1)
+        det[~(measure > ROUNDING)] = np.nan
+        X = np.matmul(g[bases][:, None, :], cofactors)[:, 0] / det[:, None]
+        _pin(X, g, choices)
+        weights = None if cost is None else -(cofactors @ cost) / det[:, None] * norms
+        return X, weights, measure
+    M = G[bases]
+    singular = np.linalg.svd(M, compute_uv=False)
+    with np.errstate(invalid="ignore"):  # normals all zero: 0 / 0
+        measure = singular[:, -1] / singular[:, 0]
+    regular = measure > n * EPS
+    X = np.full(bases.shape, np.nan)
+    X[regular] = np.linalg.solve(M[regular], g[bases][regular][..., None])[..., 0]
+    _pin(X, g, choices)
+    if cost is None:
+        return X, None, measure
+    weights = np.full(bases.shape, np.nan)
+    transposed = np.swapaxes(M[regular], 1, 2)
+    weights[regular] = np.linalg.solve(transposed, np.broadcast_to(-cost, (len(transposed), n))[..., None])[..., 0]
+    return X, weights * norms, measure
+
+
+def _adjugates(G: np.ndarray, choices: Choices) -> tuple[np.ndarray, np.ndarray]:
+    """Per basis of two or three unknowns (rows ``G[basis]``, a matrix M): its determinant and
+    its adjugate ``adj`` (``M @ adj = det I``), transposed: row i of the second is the
+    cofactor vector k_i with ``G[basis[j]] @ k_i = det`` if i == j, else 0."""
+    bases = choices.bases
+    doubled = np.concatenate((G, G), axis=1)  # its columns 1 to n + 1: G's, turned cyclically
+    if bases.shape[1] == 2:
+        turned = doubled[:, 1:3] * np.array([1.0, -1.0])  # (b, -a): orthogonal to (a, b)
+        cofactors = turned[choices.second] * np.array([[1.0], [-1.0]])
+    else:
+        # k_i is the cross product of the two rows after row i, cyclically; every pair's first.
+        after, later = doubled[:, 1:4], doubled[:, 2:5]
+        cross = after[:, None] * later[None, :] - later[:, None] * after[None, :]
+        cofactors = cross[choices.second, choices.third]
+    return np.einsum("ij,ij->i", G[bases[:, 0]], cofactors[:, 0]), cofactors
+
+
+def _tied(X: np.ndarray, values: np.ndarray, best: int, cost: np.ndarray, tolerance: float) -> bool:
+    """Does another feasible vertex, a different point, come within the tolerance of the best
+    (its objective higher by at most ``tolerance`` per unit it moves the variables)?"""
+    moved = np.abs(X - X[best]).sum(axis=1)
+    rounding = ROUNDING * (np.abs(X) @ np.abs(cost) + abs(values[best]))
+    apart = moved > tolerance * (1 + np.abs(X).sum(axis=1))
+    return bool(np.any(apart & (values - values[best] <= tolerance * moved + rounding)))
