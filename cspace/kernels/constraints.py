@@ -19,8 +19,9 @@ before ``output_flag`` can be turned off, and cspace's reports go to standard ou
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-import highspy
 import numpy as np
 from scipy import sparse
 
@@ -28,8 +29,9 @@ from . import vertices
 from .differences import DifferenceGraph, Differences
 from .vertices import INFEASIBLE, OPTIMAL, UNBOUNDED
 
-ROWWISE = int(highspy.MatrixFormat.kRowwise)
-MINIMIZE = int(highspy.ObjSense.kMinimize)
+if TYPE_CHECKING:
+    import highspy
+
 SLACK_CAP = 1.0  # largest slack a row is credited with when the implicit equalities are sought
 WARM_ROWS = 8  # a redundancy test of this many rows or more keeps one model and warm-starts its programs
 
@@ -65,15 +67,23 @@ class ConstraintManager:
         self.tolerance = tolerance
         self.small = vertices.MAX_UNKNOWNS if small is None else small
         self.solves = 0
-        self._highs = highspy._Highs()
-        self._highs.setOptionValue("output_flag", False)
-        self._highs.setOptionValue("threads", 1)
+
+    @cached_property
+    def _highs(self) -> highspy._Highs:
+        """The HiGHS instance, made (and highspy imported) when a program first needs it: a
+        trace whose programs are all small needs none."""
+        import highspy
+
+        highs = highspy._Highs()
+        highs.setOptionValue("output_flag", False)
+        highs.setOptionValue("threads", 1)
         # Presolve buys nothing on programs this small and blurs infeasible vs unbounded;
         # plain simplex starts fastest on them.
-        self._highs.setOptionValue("presolve", "off")
-        self._highs.setOptionValue("solver", "simplex")
-        self._highs.setOptionValue("primal_feasibility_tolerance", tolerance)
-        self._highs.setOptionValue("dual_feasibility_tolerance", tolerance)
+        highs.setOptionValue("presolve", "off")
+        highs.setOptionValue("solver", "simplex")
+        highs.setOptionValue("primal_feasibility_tolerance", self.tolerance)
+        highs.setOptionValue("dual_feasibility_tolerance", self.tolerance)
+        return highs
 
     def solve(self, cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarray,
               var_lower: np.ndarray, var_upper: np.ndarray, point: bool = True) -> LpResult:
@@ -93,6 +103,8 @@ class ConstraintManager:
     def _solve_highs(self, cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarray,
                      var_lower: np.ndarray, var_upper: np.ndarray) -> LpResult:
         """:meth:`solve` by HiGHS, on a fresh model."""
+        import highspy
+
         n = len(cost)
         matrix = np.asarray(rows, float).reshape(-1, n)
         nonzero = matrix != 0
@@ -100,8 +112,9 @@ class ConstraintManager:
         np.cumsum(nonzero.sum(axis=1), out=starts[1:])
         highs = self._highs
         highs.clearModel()
-        highs.passModel(n, len(matrix), int(starts[-1]), ROWWISE, MINIMIZE, 0.0,
-                        np.asarray(cost, float), _inf(var_lower), _inf(var_upper), _inf(lower), _inf(upper),
+        highs.passModel(n, len(matrix), int(starts[-1]), int(highspy.MatrixFormat.kRowwise),
+                        int(highspy.ObjSense.kMinimize), 0.0,
+                        np.asarray(cost, float), _floats(var_lower), _floats(var_upper), _floats(lower), _floats(upper),
                         starts, np.nonzero(nonzero)[1].astype(np.int32), matrix[nonzero],
                         np.zeros(n, dtype=np.int32))
         status = self._run()
@@ -115,6 +128,8 @@ class ConstraintManager:
     def _run(self) -> highspy.HighsModelStatus:
         """Solve the model passed; the simplex alone can stall on degenerate programs (an
         all-zero row, say), and presolve settles them."""
+        import highspy
+
         highs = self._highs
         highs.run()
         status = highs.getModelStatus()
@@ -253,12 +268,14 @@ class ConstraintManager:
         stays dropped if it is implied (later rows are tested against the essential ones
         and those after them, as in :meth:`essential`). The model is made when the first
         program is needed (often none is, the paths settling every row)."""
+        import highspy
+
         rows = np.asarray(G[keep], float)
         m, n = rows.shape
         margins = 100 * self.tolerance * (1 + np.abs(h[keep]))
         paths = Differences(rows, h[keep], point, margins) if point is not None else None
-        upper = _inf(h[keep])                      # each row's bound as the programs see it now
-        infinite = highspy.kHighsInf
+        upper = _floats(h[keep])                   # each row's bound as the programs see it now
+        infinite = np.inf
         highs = None
         columns = np.arange(n, dtype=np.int32)
         essential = []
@@ -273,8 +290,7 @@ class ConstraintManager:
                 cost = -rows[position]
                 highs.changeColsCost(n, columns, cost)
                 self.solves += 1
-                status = self._run()
-                if status == highspy.HighsModelStatus.kOptimal:
+                if self._run() == highspy.HighsModelStatus.kOptimal:
                     x = np.array(highs.getSolution().col_value)
                     settled = -float(cost @ x) > h[i] + margins[position]
                 else:
@@ -290,14 +306,17 @@ class ConstraintManager:
 
     def _model(self, rows: np.ndarray, upper: np.ndarray) -> highspy._Highs:
         """The HiGHS model of ``rows @ x <= upper``, free variables, passed and ready."""
+        import highspy
+
         m, n = rows.shape
         nonzero = rows != 0
         starts = np.zeros(m + 1, dtype=np.int32)
         np.cumsum(nonzero.sum(axis=1), out=starts[1:])
-        infinite = highspy.kHighsInf
+        infinite = np.inf
         highs = self._highs
         highs.clearModel()
-        highs.passModel(n, m, int(starts[-1]), ROWWISE, MINIMIZE, 0.0, np.zeros(n), np.full(n, -infinite),
+        highs.passModel(n, m, int(starts[-1]), int(highspy.MatrixFormat.kRowwise), int(highspy.ObjSense.kMinimize),
+                        0.0, np.zeros(n), np.full(n, -infinite),
                         np.full(n, infinite), np.full(m, -infinite), upper.copy(), starts,
                         np.nonzero(nonzero)[1].astype(np.int32), rows[nonzero], np.zeros(n, dtype=np.int32))
         return highs
@@ -350,8 +369,7 @@ def implied_bounds(G: np.ndarray, h: np.ndarray, sweeps: int = 16) -> tuple[np.n
     return lower, upper
 
 
-def _inf(values) -> np.ndarray:
-    out = np.asarray(values, float).copy()
-    out[out == np.inf] = highspy.kHighsInf
-    out[out == -np.inf] = -highspy.kHighsInf
-    return out
+def _floats(values) -> np.ndarray:
+    """``values`` as a new float array, as HiGHS takes bounds: its infinity is IEEE's
+    (``highspy.kHighsInf``, tested)."""
+    return np.array(values, float)
