@@ -76,26 +76,29 @@ def solve(cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarr
         sides = np.concatenate((upper, -lower, var_upper, -var_lower)).tolist()
         return _interval(float(cost[0]), normals + [-a for a in normals] + [1.0, -1.0], sides, tolerance, point)
     G, g = _inequalities(rows, lower, upper, var_lower, var_upper)
+    if (g == -math.inf).any():
+        return INFEASIBLE, None, math.inf  # a side no point keeps (an upper bound of -inf)
     choices = _bases(len(rows), n, np.isfinite(g).tobytes())
-    bases = choices.bases
-    if point and not choices.boxed or not 0 < len(bases) <= MAX_BASES:
+    if point and not choices.boxed or not 0 < len(choices.bases) <= MAX_BASES:
         return None
-    X, weights, measure = _vertices(G, g, choices, None if choices.boxed else cost)
-    with np.errstate(invalid="ignore"):  # NaN vertices, infinite sides (no bound)
-        terms = np.abs(X).max(axis=1)[:, None] * np.abs(G).sum(axis=1) + np.abs(g)
-        excess = X @ G.T - g
-        feasible = (excess <= tolerance + ROUNDING * terms).all(axis=1)
-        ill = measure < WELL
-        if ill.any() and (excess[ill] <= tolerance + ROUNDING * terms[ill] / measure[ill, None]).all(axis=1).any():
-            return None  # a vertex too inexact to judge may keep every constraint
+    lengths = np.sqrt(np.einsum("ij,ij->i", G, G))  # of each inequality's normal
+    X, weights, measure = _vertices(G, g, lengths, choices, None if choices.boxed else cost)
+    size = np.sqrt(np.einsum("ij,ij->i", X, X))  # NaN where dependent
+    # A vertex is a rounding off, of its size: so each constraint's value at it (normwise).
+    terms = size[:, None] * lengths + np.abs(g)
+    excess = X @ G.T - g
+    feasible = (excess <= tolerance + ROUNDING * terms).all(axis=1)
+    ill = measure < WELL
+    if ill.any() and (excess[ill] <= tolerance + ROUNDING * terms[ill] / measure[ill, None]).all(axis=1).any():
+        return None  # a vertex too inexact to judge may keep every constraint
     if not feasible.any():
-        return (INFEASIBLE, None, math.inf) if not np.isnan(X).any(axis=1).all() else None
+        return (INFEASIBLE, None, math.inf) if not np.isnan(size).all() else None
     if weights is not None and not (weights >= -tolerance).all(axis=1).any():
         return UNBOUNDED, None, -math.inf
-    X = X[feasible]
+    X, size = X[feasible], size[feasible]
     values = X @ cost
     best = int(values.argmin())
-    if point and _tied(X, values, best, cost, tolerance):
+    if point and _tied(X, values, best, size, cost, tolerance * max(1.0, float(lengths.max()))):
         return None
     x = X[best]
     return OPTIMAL, x, float(cost @ x)
@@ -138,16 +141,16 @@ _IDENTITY = {n: np.eye(n) for n in range(1, MAX_UNKNOWNS + 1)}
 
 
 class Choices(NamedTuple):
-    """The bases of a program's shape, as index arrays into its inequalities (``G``'s rows):
-    each basis, and its rows taken cyclically from the second and from the third (for the
-    cofactors, products of the other rows); whether the variables are boxed; and the
-    variables each basis holds at a bound (basis, variable, inequality, sign)."""
+    """The bases of a program's shape, as indices of its inequalities (``G``'s rows): each
+    basis; for the cofactors of three unknowns, its rows taken cyclically from the second
+    and from the third, as flat indices of a table of pairs; whether the variables are
+    boxed; and the variables each basis holds at a bound (see :func:`_pin`)."""
 
     bases: np.ndarray
-    second: np.ndarray
-    third: np.ndarray
+    first: np.ndarray
+    pairs: np.ndarray
     boxed: bool  # every variable has both bounds: the program is bounded
-    pinned: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # variables held at a bound: see _pin
+    pinned: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # flat index into X, inequality, sign
 
 
 @lru_cache(maxsize=4096)
@@ -156,53 +159,54 @@ def _bases(m: int, n: int, finite: bytes) -> Choices:
     variables) with a bound (``finite``, a boolean array's bytes), no two the sides of one
     row or variable (they never meet), in lexicographic order."""
     bounded = np.frombuffer(finite, dtype=bool)
+    count = len(bounded)
     groups = np.tile(np.arange(m), 2).tolist() + np.tile(np.arange(m, m + n), 2).tolist()
-    candidates = [k for k in range(len(groups)) if bounded[k]]
+    candidates = [k for k in range(count) if bounded[k]]
     chosen = [c for c in combinations(candidates, n) if len({groups[k] for k in c}) == n]
     bases = np.array(chosen, dtype=np.intp).reshape(-1, n)
+    pairs = np.roll(bases, -1, axis=1) * count + np.roll(bases, -2, axis=1)
     basis, position = np.nonzero(bases >= 2 * m)
     side = bases[basis, position]
-    pinned = (basis, (side - 2 * m) % n, side, np.where(side < 2 * m + n, 1.0, -1.0))
-    return Choices(bases, np.roll(bases, -1, axis=1), np.roll(bases, -2, axis=1), bool(bounded[2 * m:].all()), pinned)
+    pinned = (basis * n + (side - 2 * m) % n, side, np.where(side < 2 * m + n, 1.0, -1.0))
+    return Choices(bases, bases[:, 0].copy(), pairs, bool(bounded[2 * m:].all()), pinned)
 
 
 def _pin(X: np.ndarray, g: np.ndarray, choices: Choices) -> None:
     """Set each variable a basis holds at a bound to that bound, exactly (as HiGHS holds a
     nonbasic variable), where the solve left it a rounding off. A dependent basis has a row
     among its normals (bounds alone are independent), so its vertex keeps a NaN."""
-    basis, variable, side, sign = choices.pinned
-    X[basis, variable] = g[side] * sign
+    index, side, sign = choices.pinned
+    X.put(index, g.take(side) * sign)
 
 
-def _vertices(G: np.ndarray, g: np.ndarray, choices: Choices,
+def _vertices(G: np.ndarray, g: np.ndarray, lengths: np.ndarray, choices: Choices,
               cost: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """Per basis: its vertex (NaN where its normals are dependent: it keeps no constraint);
     if ``cost`` is given the weights of its normals (each of unit length) that sum to
     ``-cost`` (NaN where dependent); and how far from dependent its normals are, relatively
-    (a vertex is inexact by about :data:`ROUNDING` over this, of its size). By the adjugate,
-    in closed form, up to three unknowns (the measure: the determinant over the product of
-    the normals' lengths; dependent within rounding); by numpy's batched LAPACK for four
-    (the smallest singular value over the largest; dependent within numpy's rank tolerance)."""
+    (NaN where dependent; a vertex is inexact by about :data:`ROUNDING` over this, of its
+    size). By the adjugate, in closed form, up to three unknowns (the measure: the
+    determinant over the product of the normals' lengths; dependent within rounding); by
+    numpy's batched LAPACK for four (the smallest singular value over the largest;
+    dependent within numpy's rank tolerance)."""
     bases = choices.bases
     n = bases.shape[1]
-    norms = np.sqrt(np.einsum("ij,ij->i", G, G))[bases]
+    norms = lengths.take(bases)
     if n <= 3:
         det, cofactors = _adjugates(G, choices)
-        with np.errstate(invalid="ignore"):  # a zero row's: 0 / 0
-            measure = np.abs(det) / norms.prod(axis=1)
-        det[~(measure > ROUNDING)] = np.nan
-        X = np.matmul(g[bases][:, None, :], cofactors)[:, 0] / det[:, None]
+        scale = norms.prod(axis=1)
+        det[~(np.abs(det) > ROUNDING * scale)] = np.nan
+        X = np.matmul(g.take(bases)[:, None, :], cofactors)[:, 0] / det[:, None]
         _pin(X, g, choices)
         weights = None if cost is None else -(cofactors @ cost) / det[:, None] * norms
-        return X, weights, measure
+        return X, weights, np.abs(det) / scale
     M = G[bases]
     singular = np.linalg.svd(M, compute_uv=False)
-    with np.errstate(invalid="ignore"):  # normals all zero: 0 / 0
-        measure = singular[:, -1] / singular[:, 0]
-    regular = measure > n * EPS
+    regular = singular[:, -1] > n * EPS * singular[:, 0]
     X = np.full(bases.shape, np.nan)
-    X[regular] = np.linalg.solve(M[regular], g[bases][regular][..., None])[..., 0]
+    X[regular] = np.linalg.solve(M[regular], g.take(bases[regular])[..., None])[..., 0]
     _pin(X, g, choices)
+    measure = np.where(regular, singular[:, -1], np.nan) / singular[:, 0]
     if cost is None:
         return X, None, measure
     weights = np.full(bases.shape, np.nan)
@@ -215,23 +219,25 @@ def _adjugates(G: np.ndarray, choices: Choices) -> tuple[np.ndarray, np.ndarray]
     """Per basis of two or three unknowns (rows ``G[basis]``, a matrix M): its determinant and
     its adjugate ``adj`` (``M @ adj = det I``), transposed: row i of the second is the
     cofactor vector k_i with ``G[basis[j]] @ k_i = det`` if i == j, else 0."""
-    bases = choices.bases
     doubled = np.concatenate((G, G), axis=1)  # its columns 1 to n + 1: G's, turned cyclically
-    if bases.shape[1] == 2:
-        turned = doubled[:, 1:3] * np.array([1.0, -1.0])  # (b, -a): orthogonal to (a, b)
-        cofactors = turned[choices.second] * np.array([[1.0], [-1.0]])
+    if choices.bases.shape[1] == 2:
+        # k_0 is the second row turned a quarter back, k_1 the first turned a quarter on.
+        turned = doubled[:, 1:3] * np.array([1.0, -1.0])
+        cofactors = turned.take(choices.bases[:, ::-1], axis=0) * np.array([[1.0], [-1.0]])
     else:
-        # k_i is the cross product of the two rows after row i, cyclically; every pair's first.
+        # k_i is the cross product of the two rows after row i, cyclically: from a table of every pair's.
         after, later = doubled[:, 1:4], doubled[:, 2:5]
-        cross = after[:, None] * later[None, :] - later[:, None] * after[None, :]
-        cofactors = cross[choices.second, choices.third]
-    return np.einsum("ij,ij->i", G[bases[:, 0]], cofactors[:, 0]), cofactors
+        cross = (after[:, None] * later[None, :] - later[:, None] * after[None, :]).reshape(-1, 3)
+        cofactors = cross.take(choices.pairs, axis=0)
+    return np.einsum("ij,ij->i", G.take(choices.first, axis=0), cofactors[:, 0]), cofactors
 
 
-def _tied(X: np.ndarray, values: np.ndarray, best: int, cost: np.ndarray, tolerance: float) -> bool:
-    """Does another feasible vertex, a different point, come within the tolerance of the best
-    (its objective higher by at most ``tolerance`` per unit it moves the variables)?"""
-    moved = np.abs(X - X[best]).sum(axis=1)
-    rounding = ROUNDING * (np.abs(X) @ np.abs(cost) + abs(values[best]))
-    apart = moved > tolerance * (1 + np.abs(X).sum(axis=1))
-    return bool(np.any(apart & (values - values[best] <= tolerance * moved + rounding)))
+def _tied(X: np.ndarray, values: np.ndarray, best: int, size: np.ndarray, cost: np.ndarray, per_unit: float) -> bool:
+    """Does another feasible vertex, a different point, come within the dual tolerance of the
+    best: its objective higher by at most ``per_unit`` per unit of length it moves (the dual
+    tolerance times the most a unit move changes a constraint's value or a variable)?"""
+    step = X - X[best]
+    moved = np.sqrt(np.einsum("ij,ij->i", step, step))
+    rounding = ROUNDING * (size * math.sqrt(cost @ cost) + abs(values[best]))  # of the values
+    apart = moved > per_unit * (1 + size)
+    return bool(np.any(apart & (values - values[best] <= per_unit * moved + rounding)))
