@@ -13,11 +13,15 @@ in plain Python. Simple dynamics solves thousands of such programs (1 to 3 unkno
 (``tools/bench_lp.py``).
 
 The answer is HiGHS's wherever HiGHS's is determined: the status, the optimal value, and
-the point when the optimum is one point. Where it is not — optimal points that tie, a
-polyhedron without vertices (normals that do not span), or the point asked of a program
-whose variables are not all boxed (its optimal set may be a ray) — :func:`solve` declines
-(returns None), and the caller asks HiGHS, whose choice among the ties is the answer, as
-it always was.
+the point when the optimum is one point. Where it is not, or where HiGHS's judgement and
+this one may differ, :func:`solve` declines (returns None) and the caller asks HiGHS,
+whose answer is then the answer, as it always was: optimal points that tie (when the
+point is asked), the point of a program whose variables are not all boxed (its optimal
+set may be a ray), normals that do not span (no vertex), a basis so near dependent
+(:data:`WELL`) that its vertex is inexact, and a vertex, or a descent, within
+:data:`BAND` times the tolerance of kept (the two solvers round differently there).
+Tested against HiGHS on random, integer, badly scaled and nearly parallel programs
+(``tests/test_vertices.py``).
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ MAX_BASES = 2048  # nor is a program enumerated whose constraints give more choi
 SMALL_ENTRY = 1e-9  # HiGHS's small_matrix_value: a row's entry no larger is a zero to it, and so here
 EPS = float(np.finfo(float).eps)
 ROUNDING = 8 * EPS  # rounding of a computed vertex, relative to the sizes of the terms
-WELL = math.sqrt(EPS)  # a basis nearer dependent gives its vertex to fewer than half the digits: too few to judge
+BAND = 10  # within this factor of the tolerance, HiGHS's rounding and ours may judge a vertex apart
+WELL = 1e-6  # a basis nearer dependent (determinant over the product of its normals' lengths) is left to HiGHS
 
 Answer = tuple[str, "np.ndarray | None", float]
 
@@ -76,25 +81,32 @@ def solve(cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarr
         sides = np.concatenate((upper, -lower, var_upper, -var_lower)).tolist()
         return _interval(float(cost[0]), normals + [-a for a in normals] + [1.0, -1.0], sides, tolerance, point)
     G, g = _inequalities(rows, lower, upper, var_lower, var_upper)
-    if (g == -math.inf).any():
-        return INFEASIBLE, None, math.inf  # a side no point keeps (an upper bound of -inf)
-    choices = _bases(len(rows), n, np.isfinite(g).tobytes())
+    finite = np.isfinite(g)
+    choices = _bases(len(rows), n, finite.tobytes())
     if point and not choices.boxed or not 0 < len(choices.bases) <= MAX_BASES:
         return None
     lengths = np.sqrt(np.einsum("ij,ij->i", G, G))  # of each inequality's normal
     X, weights, measure = _vertices(G, g, lengths, choices, None if choices.boxed else cost)
+    if (measure < WELL).any():
+        return None  # a basis so near dependent that its vertex is inexact
     size = np.sqrt(np.einsum("ij,ij->i", X, X))  # NaN where dependent
     # A vertex is a rounding off, of its size: so each constraint's value at it (normwise).
-    terms = size[:, None] * lengths + np.abs(g)
-    excess = X @ G.T - g
-    feasible = (excess <= tolerance + ROUNDING * terms).all(axis=1)
-    ill = measure < WELL
-    if ill.any() and (excess[ill] <= tolerance + ROUNDING * terms[ill] / measure[ill, None]).all(axis=1).any():
-        return None  # a vertex too inexact to judge may keep every constraint
+    terms = size[:, None] * lengths + np.where(finite, np.abs(g), 0.0)
+    worst = (X @ G.T - g - ROUNDING * terms).max(axis=1)  # the most a constraint is broken; NaN where dependent
+    if ((worst > tolerance / BAND) & (worst <= tolerance * BAND)).any():
+        return None  # a vertex kept or broken by a hair: HiGHS may judge it otherwise
+    feasible = worst <= tolerance
     if not feasible.any():
         return (INFEASIBLE, None, math.inf) if not np.isnan(size).all() else None
-    if weights is not None and not (weights >= -tolerance).all(axis=1).any():
-        return UNBOUNDED, None, -math.inf
+    if weights is not None:
+        # Leaving a basis's constraint i, the objective falls by -w_i per unit of the constraint's
+        # value, and by at least -w_i measure per unit the vertex moves: HiGHS's dual tolerance is
+        # per unit of its entering variable, a slack or a variable.
+        least = weights.min(axis=1)
+        if not (least >= -tolerance / BAND).any():
+            if (least >= -tolerance * BAND).any() or (least * measure >= -tolerance * BAND).any():
+                return None  # the objective falls by a hair, or too slowly: HiGHS may call it bounded
+            return UNBOUNDED, None, -math.inf
     X, size = X[feasible], size[feasible]
     values = X @ cost
     best = int(values.argmin())
@@ -105,16 +117,23 @@ def solve(cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarr
 
 
 def _interval(cost: float, normals: list[float], sides: list[float], tolerance: float, point: bool) -> Answer | None:
-    """:func:`solve` for one unknown, on the inequalities ``normals[k] * x <= sides[k]``: the
-    vertices are ``sides[k] / normals[k]``, as :func:`solve` takes them, in plain Python."""
-    constraints = [(a, b) for a, b in zip(normals, sides) if not math.isinf(b)]
+    """:func:`solve` for one unknown, on the inequalities ``normals[k] * x <= sides[k]``, in
+    plain Python: the vertices are ``sides[k] / normals[k]``, judged as :func:`solve` judges."""
+    if -math.inf in sides:
+        return INFEASIBLE, None, math.inf  # a side no point keeps (its vertex would be infinite, its excess inf - inf)
+    constraints = [(a, b) for a, b in zip(normals, sides) if b != math.inf]
     vertices = [b / a for a, b in constraints if a != 0]
-    feasible = [x for x in vertices
-                if all(a * x - b <= tolerance + ROUNDING * (abs(a * x) + abs(b)) for a, b in constraints)]
-    if not feasible or not all(b >= -tolerance for a, b in constraints if a == 0):
-        return (INFEASIBLE, None, math.inf) if vertices else None
-    if cost != 0 and not any(cost * a <= tolerance * abs(a) for a, _ in constraints if a != 0):
-        return UNBOUNDED, None, -math.inf
+    if not vertices:
+        return None
+    worst = [max(a * x - b - ROUNDING * (abs(a * x) + abs(b)) for a, b in constraints) for x in vertices]
+    if any(tolerance / BAND < w <= tolerance * BAND for w in worst):
+        return None
+    feasible = [x for x, w in zip(vertices, worst) if w <= tolerance]
+    if not feasible:
+        return INFEASIBLE, None, math.inf
+    weights = [-cost if a > 0 else cost for a, _ in constraints if a != 0]  # -cost over each unit normal
+    if not any(w >= -tolerance / BAND for w in weights):
+        return None if any(w >= -tolerance * BAND for w in weights) else (UNBOUNDED, None, -math.inf)
     values = [cost * x for x in feasible]
     best = values.index(min(values))
     x = feasible[best]
@@ -130,7 +149,8 @@ def _inequalities(rows: np.ndarray, lower: np.ndarray, upper: np.ndarray, var_lo
                   var_upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every side of the rows and bounds as one inequality ``G @ x <= g``: the rows' upper
     sides, the rows' lower sides, the variables' upper bounds, their lower bounds. A side
-    with no bound has ``g`` infinite: it is kept by every point and in no basis."""
+    with no bound has ``g`` infinite: it is kept by every point and in no basis (and one of
+    ``-inf``, an upper bound of ``-inf``, is kept by none)."""
     identity = _IDENTITY[len(var_lower)]
     G = np.concatenate((rows, -rows, identity, -identity))
     g = np.concatenate((upper, -lower, var_upper, -var_lower))
