@@ -70,16 +70,17 @@ def solve(cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarr
     n = len(cost)
     if not 0 < n <= MAX_UNKNOWNS:
         return None
+    if n == 1:
+        (low,), (high,) = np.asarray(var_lower, float).tolist(), np.asarray(var_upper, float).tolist()
+        if point and not (math.isfinite(low) and math.isfinite(high)):
+            return None
+        normals = [a if abs(a) > SMALL_ENTRY else 0.0 for a in np.asarray(rows, float).ravel().tolist()]
+        sides = np.asarray(upper, float).tolist() + [-b for b in np.asarray(lower, float).tolist()] + [high, -low]
+        return _interval(float(cost[0]), normals + [-a for a in normals] + [1.0, -1.0], sides, tolerance, point)
     rows = np.asarray(rows, float).reshape(-1, n)
     rows = np.where(np.abs(rows) > SMALL_ENTRY, rows, 0.0)
     lower, upper = np.asarray(lower, float), np.asarray(upper, float)
     var_lower, var_upper = np.asarray(var_lower, float), np.asarray(var_upper, float)
-    if n == 1:
-        if point and not (math.isfinite(var_lower[0]) and math.isfinite(var_upper[0])):
-            return None
-        normals = rows[:, 0].tolist()
-        sides = np.concatenate((upper, -lower, var_upper, -var_lower)).tolist()
-        return _interval(float(cost[0]), normals + [-a for a in normals] + [1.0, -1.0], sides, tolerance, point)
     G, g = _inequalities(rows, lower, upper, var_lower, var_upper)
     finite = np.isfinite(g)
     choices = _bases(len(rows), n, finite.tobytes())
