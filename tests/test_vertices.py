@@ -7,8 +7,10 @@ differ, scipy's HiGHS (presolve on, its default simplex) referees: on badly scal
 programs the manager's HiGHS (presolve off) may stop without a clean answer, which the
 manager reports infeasible. Programs are drawn by hypothesis: random and integer
 coefficients (parallel, redundant and zero rows, degenerate vertices, tied optima),
-rows scaled by 1e-6 to 1e6, equalities and ranges, variables boxed, half-bounded or
+rows scaled by 1e-5 to 1e5, equalities and ranges, variables boxed, half-bounded or
 free; and simple dynamics' own kind (rows of unit largest entry, speeds boxed at 1e8).
+Seeded: thousands of simple dynamics' kind, and of rows nearly parallel. Then whole
+traces, with every program left to HiGHS and not.
 """
 
 from __future__ import annotations
