@@ -54,12 +54,12 @@ def solve(cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarr
 
     The rows are read as HiGHS reads them: entries of at most :data:`SMALL_ENTRY` are zeros.
     Returns ``(status, x, objective)``, ``x`` None unless optimal; or None where the
-    answer is not this method's to give (see the module): too many unknowns or bases,
-    normals that do not span, and, when ``point`` is asked for, an optimum that is not
-    one point or a variable without both bounds. ``tolerance`` is HiGHS's primal and
-    dual feasibility tolerance: a constraint is kept if violated by no more (beyond
-    rounding), and optima within it (per unit moved) of each other tie. Of the vertices
-    that share the best value within rounding, the first (in the order of
+    answer is not this method's to give (the module says where; also more unknowns than
+    :data:`MAX_UNKNOWNS` or more bases than :data:`MAX_BASES`). ``point=False`` says the
+    caller uses the status and value only: ties do not matter then. ``tolerance`` is
+    HiGHS's primal and dual feasibility tolerance: a constraint is kept if broken by no
+    more (beyond rounding), and optima within it (per unit moved) of each other tie. Of
+    the vertices that share the best value, the first (in the order of
     :func:`_inequalities`, then of the choices) is the one given.
 
     >>> solve(np.array([1.0, 0.5]), np.array([[-1.0, -1.0]]), np.array([-np.inf]), np.array([-1.0]),
