@@ -7,7 +7,10 @@ dynamics (:mod:`cspace.tracing.dynamics`). Every solve is counted for the statis
 
 highspy is used directly rather than through ``scipy.optimize.linprog``, and models
 are passed as plain arrays: the same solver, without the per-call Python overhead
-that dominated these tiny programs (a solve is ~0.1 ms). The instance is highspy's
+that dominated these tiny programs (a solve is ~0.1 ms). Programs of at most four
+unknowns, nearly all of a trace's, are solved without HiGHS, by enumerating their
+vertices (:mod:`cspace.kernels.vertices`), to HiGHS's answer; HiGHS answers where that
+declines (optimal points that tie, when the caller uses the point). The instance is highspy's
 core class ``_Highs`` (exported by highspy since 1.7.2): the ``Highs`` subclass enables
 callbacks in its constructor, which makes HiGHS print its banner to standard output
 before ``output_flag`` can be turned off, and cspace's reports go to standard output.
@@ -16,18 +19,19 @@ before ``output_flag`` can be turned off, and cspace's reports go to standard ou
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-import highspy
 import numpy as np
 from scipy import sparse
 
+from . import vertices
 from .differences import DifferenceGraph, Differences
+from .vertices import INFEASIBLE, OPTIMAL, UNBOUNDED
 
-ROWWISE = int(highspy.MatrixFormat.kRowwise)
-MINIMIZE = int(highspy.ObjSense.kMinimize)
-INFEASIBLE = "infeasible"
-OPTIMAL = "optimal"
-UNBOUNDED = "unbounded"
+if TYPE_CHECKING:
+    import highspy
+
 SLACK_CAP = 1.0  # largest slack a row is credited with when the implicit equalities are sought
 WARM_ROWS = 8  # a redundancy test of this many rows or more keeps one model and warm-starts its programs
 
@@ -49,33 +53,58 @@ class LpResult:
 
 
 class ConstraintManager:
-    """Linear programming for cspace; one HiGHS instance, reused.
+    """Linear programming for cspace; one HiGHS instance, reused. Programs of at most
+    ``small`` unknowns (by default :data:`cspace.kernels.vertices.MAX_UNKNOWNS`) are solved
+    by enumerating their vertices where that gives HiGHS's answer
+    (:mod:`cspace.kernels.vertices`); ``small=0`` sends every program to HiGHS.
 
     >>> cm = ConstraintManager(1e-9)
     >>> cm.bounds(np.array([[1.0, 1.0], [-1.0, 0.0], [0.0, -1.0]]), np.array([4.0, 0.0, -1.0]), 0)
     (0.0, 3.0)
     """
 
-    def __init__(self, tolerance: float) -> None:
+    def __init__(self, tolerance: float, small: int | None = None) -> None:
         self.tolerance = tolerance
+        self.small = vertices.MAX_UNKNOWNS if small is None else small
         self.solves = 0
-        self._highs = highspy._Highs()
-        self._highs.setOptionValue("output_flag", False)
-        self._highs.setOptionValue("threads", 1)
+
+    @cached_property
+    def _highs(self) -> highspy._Highs:
+        """The HiGHS instance, made (and highspy imported) when a program first needs it: a
+        trace whose programs are all small needs none."""
+        import highspy
+
+        highs = highspy._Highs()
+        highs.setOptionValue("output_flag", False)
+        highs.setOptionValue("threads", 1)
         # Presolve buys nothing on programs this small and blurs infeasible vs unbounded;
         # plain simplex starts fastest on them.
-        self._highs.setOptionValue("presolve", "off")
-        self._highs.setOptionValue("solver", "simplex")
-        self._highs.setOptionValue("primal_feasibility_tolerance", tolerance)
-        self._highs.setOptionValue("dual_feasibility_tolerance", tolerance)
+        highs.setOptionValue("presolve", "off")
+        highs.setOptionValue("solver", "simplex")
+        highs.setOptionValue("primal_feasibility_tolerance", self.tolerance)
+        highs.setOptionValue("dual_feasibility_tolerance", self.tolerance)
+        return highs
 
     def solve(self, cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarray,
-              var_lower: np.ndarray, var_upper: np.ndarray) -> LpResult:
+              var_lower: np.ndarray, var_upper: np.ndarray, point: bool = True) -> LpResult:
         """Minimize ``cost @ x`` subject to ``lower <= rows @ x <= upper`` and variable bounds.
 
-        Infinite entries in the bound arrays mean no bound.
+        Infinite entries in the bound arrays mean no bound. ``point=False`` says the caller
+        uses the status and objective only: then the solution given may be another of the
+        optimal points than HiGHS's, where several are.
         """
         self.solves += 1
+        if len(cost) <= self.small:
+            found = vertices.solve(cost, rows, lower, upper, var_lower, var_upper, self.tolerance, point)
+            if found is not None:
+                return LpResult(*found)
+        return self._solve_highs(cost, rows, lower, upper, var_lower, var_upper)
+
+    def _solve_highs(self, cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarray,
+                     var_lower: np.ndarray, var_upper: np.ndarray) -> LpResult:
+        """:meth:`solve` by HiGHS, on a fresh model."""
+        import highspy
+
         n = len(cost)
         matrix = np.asarray(rows, float).reshape(-1, n)
         nonzero = matrix != 0
@@ -83,8 +112,9 @@ class ConstraintManager:
         np.cumsum(nonzero.sum(axis=1), out=starts[1:])
         highs = self._highs
         highs.clearModel()
-        highs.passModel(n, len(matrix), int(starts[-1]), ROWWISE, MINIMIZE, 0.0,
-                        np.asarray(cost, float), _inf(var_lower), _inf(var_upper), _inf(lower), _inf(upper),
+        highs.passModel(n, len(matrix), int(starts[-1]), int(highspy.MatrixFormat.kRowwise),
+                        int(highspy.ObjSense.kMinimize), 0.0,
+                        np.asarray(cost, float), _floats(var_lower), _floats(var_upper), _floats(lower), _floats(upper),
                         starts, np.nonzero(nonzero)[1].astype(np.int32), matrix[nonzero],
                         np.zeros(n, dtype=np.int32))
         status = self._run()
@@ -98,6 +128,8 @@ class ConstraintManager:
     def _run(self) -> highspy.HighsModelStatus:
         """Solve the model passed; the simplex alone can stall on degenerate programs (an
         all-zero row, say), and presolve settles them."""
+        import highspy
+
         highs = self._highs
         highs.run()
         status = highs.getModelStatus()
@@ -113,7 +145,7 @@ class ConstraintManager:
         """Does some x satisfy ``G @ x <= h``?"""
         n = G.shape[1]
         result = self.solve(np.zeros(n), G, np.full(len(h), -np.inf), h + self.tolerance,
-                            np.full(n, -np.inf), np.full(n, np.inf))
+                            np.full(n, -np.inf), np.full(n, np.inf), point=False)
         return result.ok
 
     def bounds(self, G: np.ndarray, h: np.ndarray, j: int) -> tuple[float, float]:
@@ -123,7 +155,8 @@ class ConstraintManager:
         out = []
         for sign in (1.0, -1.0):
             cost[j] = sign
-            result = self.solve(cost, G, np.full(len(h), -np.inf), h, np.full(n, -np.inf), np.full(n, np.inf))
+            result = self.solve(cost, G, np.full(len(h), -np.inf), h, np.full(n, -np.inf), np.full(n, np.inf),
+                                point=False)
             if result.status == UNBOUNDED:
                 out.append(-sign * np.inf)
             elif not result.ok:
@@ -161,7 +194,7 @@ class ConstraintManager:
         for i in keep:
             others = [k for k in keep if k != i and (k in essential or k > i)]
             result = self.solve(-G[i], G[others], np.full(len(others), -np.inf), h[others],
-                                np.full(n, -np.inf), np.full(n, np.inf))
+                                np.full(n, -np.inf), np.full(n, np.inf), point=False)
             # The solver may overshoot each row by its tolerance; count that as tight.
             margin = 100 * self.tolerance * (1 + abs(h[i]))
             if not result.ok or -result.objective > h[i] + margin:
@@ -224,7 +257,7 @@ class ConstraintManager:
         for r in np.flatnonzero(doubt):
             others = np.delete(np.arange(m), r)
             result = self.solve(G[r], G[others], np.full(m - 1, -np.inf), h[others], np.full(n, -np.inf),
-                                np.full(n, np.inf))
+                                np.full(n, np.inf), point=False)
             if not (result.ok and h[r] - result.objective <= tolerances[r]):
                 doubt[r] = False
         return doubt | known
@@ -235,12 +268,14 @@ class ConstraintManager:
         stays dropped if it is implied (later rows are tested against the essential ones
         and those after them, as in :meth:`essential`). The model is made when the first
         program is needed (often none is, the paths settling every row)."""
+        import highspy
+
         rows = np.asarray(G[keep], float)
         m, n = rows.shape
         margins = 100 * self.tolerance * (1 + np.abs(h[keep]))
         paths = Differences(rows, h[keep], point, margins) if point is not None else None
-        upper = _inf(h[keep])                      # each row's bound as the programs see it now
-        infinite = highspy.kHighsInf
+        upper = _floats(h[keep])                   # each row's bound as the programs see it now
+        infinite = np.inf
         highs = None
         columns = np.arange(n, dtype=np.int32)
         essential = []
@@ -255,8 +290,7 @@ class ConstraintManager:
                 cost = -rows[position]
                 highs.changeColsCost(n, columns, cost)
                 self.solves += 1
-                status = self._run()
-                if status == highspy.HighsModelStatus.kOptimal:
+                if self._run() == highspy.HighsModelStatus.kOptimal:
                     x = np.array(highs.getSolution().col_value)
                     settled = -float(cost @ x) > h[i] + margins[position]
                 else:
@@ -272,14 +306,17 @@ class ConstraintManager:
 
     def _model(self, rows: np.ndarray, upper: np.ndarray) -> highspy._Highs:
         """The HiGHS model of ``rows @ x <= upper``, free variables, passed and ready."""
+        import highspy
+
         m, n = rows.shape
         nonzero = rows != 0
         starts = np.zeros(m + 1, dtype=np.int32)
         np.cumsum(nonzero.sum(axis=1), out=starts[1:])
-        infinite = highspy.kHighsInf
+        infinite = np.inf
         highs = self._highs
         highs.clearModel()
-        highs.passModel(n, m, int(starts[-1]), ROWWISE, MINIMIZE, 0.0, np.zeros(n), np.full(n, -infinite),
+        highs.passModel(n, m, int(starts[-1]), int(highspy.MatrixFormat.kRowwise), int(highspy.ObjSense.kMinimize),
+                        0.0, np.zeros(n), np.full(n, -infinite),
                         np.full(n, infinite), np.full(m, -infinite), upper.copy(), starts,
                         np.nonzero(nonzero)[1].astype(np.int32), rows[nonzero], np.zeros(n, dtype=np.int32))
         return highs
@@ -332,8 +369,7 @@ def implied_bounds(G: np.ndarray, h: np.ndarray, sweeps: int = 16) -> tuple[np.n
     return lower, upper
 
 
-def _inf(values) -> np.ndarray:
-    out = np.asarray(values, float).copy()
-    out[out == np.inf] = highspy.kHighsInf
-    out[out == -np.inf] = -highspy.kHighsInf
-    return out
+def _floats(values) -> np.ndarray:
+    """``values`` as a new float array, as HiGHS takes bounds: its infinity is IEEE's
+    (``highspy.kHighsInf``, tested)."""
+    return np.array(values, float)
