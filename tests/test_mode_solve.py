@@ -1,6 +1,6 @@
 """A mode's linear system (the velocity of what moves, given binding rows and linkage slopes):
-large ones are solved sparse (cspace.tracing.dynamics._solved), and must give what the dense
-solve gives, to rounding, and the same trace."""
+large ones are solved sparse (cspace.tracing.dynamics._square_solution), and must give what
+the dense solve gives, to rounding, and the same trace."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_large_systems_solve_as_dense_ones_do(n):
     rng = np.random.default_rng(n)
     for A in (chain(n, rng), chain(n, rng) + np.diag(rng.uniform(1, 2, n)) * (rng.random((n, n)) < 0.02)):
         b = rng.normal(size=n)
-        x = dynamics._solved(A, b)
+        x = dynamics._square_solution(A, b)
         assert x is not None and np.allclose(x, np.linalg.solve(A, b), rtol=1e-12, atol=1e-12)
         assert np.all(np.abs(A @ x - b) <= 1e-12 * (np.abs(A) @ np.abs(x) + np.abs(b)))
 
@@ -37,7 +37,7 @@ def test_a_singular_large_system_has_no_solution(n):
     where the sparse solve is used (a small one is the dense solve's, checked by its residual)."""
     A = chain(n, np.random.default_rng(1))
     A[-1] = A[0]
-    assert dynamics._solved(A, np.ones(n)) is None
+    assert dynamics._square_solution(A, np.ones(n)) is None
 
 
 def test_a_feeder_traces_the_same_solved_sparse(monkeypatch):
@@ -48,13 +48,13 @@ def test_a_feeder_traces_the_same_solved_sparse(monkeypatch):
     text = tool("feeder_n").Feeder(12).toml()
     dense = to_json(trace(analyze(loads(text))))
     sizes = []
-    solved = dynamics._solved
+    solved = dynamics._square_solution
 
     def spied(A, b):
         sizes.append(len(A))
         return solved(A, b)
 
     monkeypatch.setattr(dynamics, "SPARSE_SOLVE", 4)
-    monkeypatch.setattr(dynamics, "_solved", spied)
+    monkeypatch.setattr(dynamics, "_square_solution", spied)
     assert to_json(trace(analyze(loads(text)))) == dense
     assert max(sizes) > 4

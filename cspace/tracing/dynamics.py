@@ -169,7 +169,7 @@ class Mode:
         tolerance = np.abs(A) @ self.eps
         A = A[:, unknown]
         unique = A.shape[0] == A.shape[1]
-        x = _solved(A, b) if unique else None
+        x = _square_solution(A, b) if unique else None
         if x is None:
             unique = False
             x = np.linalg.lstsq(A, b, rcond=None)[0]
@@ -578,7 +578,7 @@ class SimpleDynamics:
                     self.linkages, eps, q.copy())
 
 
-def _solved(A: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+def _square_solution(A: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """The solution of the square system ``A x = b``, None if ``A`` is singular. A large system
     (a stack of blocks moving together: a row or two per contact) is solved sparse, in time
     near its nonzeros: dense, the 120-block feeder's spent a quarter of its trace in LU."""
