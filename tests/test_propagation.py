@@ -61,14 +61,14 @@ def matrices(max_rows: int = 12, max_columns: int = 8):
         lambda shape: arrays(float, shape, elements=ENTRIES))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
 @given(rows=matrices(), data=st.data())
 def test_stuck_motions_equal_the_rule(rows, data):
     frozen = data.draw(arrays(np.uint8, rows.shape[1], elements=st.integers(0, 1)))
     assert stuck_motions(rows, frozen).tolist() == stuck_reference(rows, frozen).tolist()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
 @given(rows=matrices(), data=st.data())
 def test_reachable_equals_the_rule(rows, data):
     n = rows.shape[1]
