@@ -19,7 +19,7 @@ from typing import Any
 from ..model.errors import CspaceError
 from ..model.mechanism import Mechanism
 from .design import DesignError, variants
-from .measures import Clearance, Play, parse
+from .measures import Measure, parse
 from .results import Results, table
 from .source import FileSource, Source, source_of
 from .variant import RESULT_COLUMNS, run, variant_id
@@ -27,12 +27,13 @@ from .variant import RESULT_COLUMNS, run, variant_id
 
 def sweep(mechanism: str | os.PathLike | Callable[..., Mechanism] | Source,
           grid: Mapping[str, Sequence[float]] | Sequence[Mapping[str, float]],
-          measures: Sequence[str | Clearance | Play] = (), client: Any = None, *, out: str | os.PathLike | None = None,
+          measures: Sequence[str | Measure] = (), client: Any = None, *, out: str | os.PathLike | None = None,
           resume: bool = False, cache: str | os.PathLike | None = None, progress: bool = False):
     """Trace ``mechanism`` (a parametric file's path, or a function of the parameters returning a
     Mechanism) at every variant of ``grid`` (values by parameter, every combination taken; or the
     variants as a list of dicts) and return one row per variant as a pandas DataFrame, in the
-    design's order. ``measures`` are clearances ``"PART_A/PART_B"`` and plays ``"play:COORDINATE"``. With a
+    design's order. ``measures`` are clearances ``"PART_A/PART_B"``, plays ``"play:COORDINATE"`` and drops
+    ``"drops:COORDINATE"``. With a
     ``dask.distributed.Client`` the variants run on its cluster; ``out`` (.csv or .parquet)
     streams the rows to disk as they finish, ``resume`` skips the variants already there;
     ``cache`` is a pair-space cache folder shared by the variants.
@@ -42,7 +43,7 @@ def sweep(mechanism: str | os.PathLike | Callable[..., Mechanism] | Source,
     (['time allotment used', 'time allotment used'], [16.0, 17.0])
     """
     source = source_of(mechanism)
-    chosen = [m if isinstance(m, (Clearance, Play)) else parse(m) for m in measures]
+    chosen = [parse(m) if isinstance(m, str) else m for m in measures]
     design = variants(grid)
     _check_names(source, design)
     _check_measures(source, design, chosen)
@@ -80,7 +81,7 @@ def _check_names(source: Source, design: Sequence[Mapping[str, float]]) -> None:
             raise DesignError(f"{source.path}: parameters: {name}: unknown parameter {name!r}{hint}")
 
 
-def _check_measures(source: Source, design: Sequence[Mapping[str, float]], measures: Sequence[Clearance | Play]) -> None:
+def _check_measures(source: Source, design: Sequence[Mapping[str, float]], measures: Sequence[Measure]) -> None:
     """The measures name parts of the mechanism (checked on the first variant, when it loads)."""
     if not measures or not design:
         return
@@ -93,7 +94,7 @@ def _check_measures(source: Source, design: Sequence[Mapping[str, float]], measu
 
 
 def _on_cluster(client: Any, source: Source, todo: Sequence[tuple[str, Mapping[str, float]]],
-                measures: Sequence[Clearance | Play], cache: str | os.PathLike | None) -> Iterator[dict[str, Any]]:
+                measures: Sequence[Measure], cache: str | os.PathLike | None) -> Iterator[dict[str, Any]]:
     """The variants' rows as the cluster finishes them; a task the cluster gives up on is its
     variant's row with the error."""
     from distributed import as_completed

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..model.errors import CspaceError
 from ..spaces.cache import PairCache
-from .measures import Clearance, Play
+from .measures import Measure
 from .source import Source
 
 RUN_COLUMNS = ("wall_time", "cache_hits", "cache_lookups")  # the run's, not the variant's: they may differ
@@ -54,7 +54,7 @@ class _CountingCache(PairCache):
         return space
 
 
-def run(source: Source, values: Mapping[str, float], measures: Sequence[Clearance | Play] = (),
+def run(source: Source, values: Mapping[str, float], measures: Sequence[Measure] = (),
         cache: str | os.PathLike | None = None) -> dict[str, Any]:
     """Trace one variant and return its row (:func:`summary` says what it holds).
 
@@ -79,7 +79,8 @@ def run(source: Source, values: Mapping[str, float], measures: Sequence[Clearanc
         result = trace(analyze(mechanism, cache=counting, workers=1))
         row.update(summary(result))
         for measure in measures:
-            row[measure.column] = _clean(measure.of(result))
+            value = measure.of(result)
+            row[measure.column] = value if isinstance(value, int) else _clean(value)
     except CspaceError as error:
         row["error"] = _one_line(str(error))
     except (ArithmeticError, ValueError, TypeError, MemoryError, RecursionError) as error:
