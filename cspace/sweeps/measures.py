@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from ..model.kinds import CoordinateKind, Motion, Phase
 from ..model.mechanism import Mechanism
 from ..spaces.pairspace import Contact
 from ..tracing.trace import Trace, contact_changes
+
+if TYPE_CHECKING:  # a full-dynamics path, without importing the integrator where none is swept
+    from ..kinetics.result import DynamicTrace
 
 
 REACH = 0.25  # how far either way a play is looked for: radians, or this fraction of the size
@@ -91,8 +95,9 @@ class Clearance:
                 raise MeasureError(f"--measure {self.a}/{self.b}: {name!r} is a linkage member; the clearance "
                                    "of parts with coordinates is measured")
 
-    def of(self, trace: Trace) -> float:
-        """The least distance between the two parts' touching slices over the sampled path."""
+    def of(self, trace: Trace | DynamicTrace) -> float:
+        """The least distance between the two parts' touching slices over the sampled path (a
+        trace's samples, or a full-dynamics path's)."""
         from ..testing import Scene
 
         mechanism = trace.mechanism
@@ -100,7 +105,9 @@ class Clearance:
         scene = Scene(mechanism)
         names = [c.name for c in mechanism.coordinates]
         least = float("inf")
-        for _, _, q in trace.samples():
+        full = mechanism.dynamics is not None
+        configurations = trace.configs if full else (q for _, _, q in trace.samples())
+        for q in configurations:
             values = dict(zip(names, map(float, q)))
             placed = scene.place(values, {self.a, self.b})
             for ka, shape_a in placed.items():
@@ -137,6 +144,7 @@ class Play:
         return f"play:{self.coordinate}"
 
     def check(self, mechanism: Mechanism) -> None:
+        _check_simple(mechanism, self.column)
         _check_coordinate(mechanism, self.column, self.coordinate)
 
     def of(self, trace: Trace) -> float:
@@ -184,6 +192,7 @@ class Drops:
         return f"drops:{self.coordinate}"
 
     def check(self, mechanism: Mechanism) -> None:
+        _check_simple(mechanism, self.column)
         _check_coordinate(mechanism, self.column, self.coordinate)
 
     def of(self, trace: Trace) -> int:
@@ -215,6 +224,13 @@ def _falls(segment, j: int) -> bool:
 
 
 Measure = Clearance | Play | Drops
+
+
+def _check_simple(mechanism: Mechanism, column: str) -> None:
+    """Plays and drops are read off the paper's simple dynamics: its pair spaces and segments."""
+    if mechanism.dynamics is not None:
+        raise MeasureError(f"--measure {column}: measured on the paper's simple dynamics; {mechanism.source} has "
+                           "full dynamics (a clearance PART_A/PART_B is measured on either)")
 
 
 def _check_coordinate(mechanism: Mechanism, column: str, name: str) -> None:

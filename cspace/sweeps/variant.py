@@ -1,9 +1,10 @@
-"""One variant of a sweep: its id, and its trace summed up as one row.
+"""One variant of a sweep: its id, and its trace (or full-dynamics path) summed up as one row.
 
 A variant is a pure function of its source (a file's text, a function's code) and its
 parameter values: :func:`variant_id` hashes both, and :func:`run` traces it with one
-process (no in-variant workers) and returns the same row wherever it runs, but for the
-run's own measurements (:data:`RUN_COLUMNS`: wall time and pair-space cache use). A
+process (no in-variant workers), or integrates it where it asks for full dynamics, and
+returns the same row wherever it runs, but for the run's own measurements
+(:data:`RUN_COLUMNS`: wall time and pair-space cache use). A
 variant that fails (its geometry bad at these values, a linkage that cannot assemble,
 parts overlapping at the start, a trace that cannot go on) is a row whose ``error`` is
 the one-line message and whose results are empty.
@@ -74,10 +75,15 @@ def run(source: Source, values: Mapping[str, float], measures: Sequence[Measure]
         mechanism = source.mechanism(values)
         for measure in measures:
             measure.check(mechanism)
+        analysis = analyze(mechanism, cache=counting, workers=1)
         if mechanism.dynamics is not None:
-            raise CspaceError("full dynamics: a sweep traces the paper's simple dynamics")
-        result = trace(analyze(mechanism, cache=counting, workers=1))
-        row.update(summary(result))
+            from ..kinetics.simulate import simulate  # the integrator only where a variant needs it
+
+            result = simulate(analysis)
+            row.update(motion_summary(result))
+        else:
+            result = trace(analysis)
+            row.update(summary(result))
         for measure in measures:
             value = measure.of(result)
             row[measure.column] = value if isinstance(value, int) else _clean(value)
@@ -115,6 +121,28 @@ def summary(result) -> dict[str, Any]:
         cells[f"final:{coordinate.name}"] = _clean(column[-1])
         cells[f"min:{coordinate.name}"] = _clean(min(column))
         cells[f"max:{coordinate.name}"] = _clean(max(column))
+    return cells
+
+
+def motion_summary(result) -> dict[str, Any]:
+    """A full-dynamics path's results as the same row cells: how and when it ended, its stretches
+    (as segments; nothing is blocked: an input drives its coordinates whatever the load), and
+    each coordinate's final value and range over the sampled path (as ``cspace trace --path``
+    writes a full-dynamics path: angles as integrated, not wrapped)."""
+    stretches = result.stretches
+    cells: dict[str, Any] = {
+        "end_reason": str(result.end),
+        "end_time": _clean(stretches[-1].end if stretches else result.times[-1]),
+        "segments": len(stretches),
+        "blocked": 0,
+        "blocked_at": "",
+        "blocked_contacts": "",
+    }
+    for j, coordinate in enumerate(result.mechanism.coordinates):
+        column = result.configs[:, j]
+        cells[f"final:{coordinate.name}"] = _clean(column[-1])
+        cells[f"min:{coordinate.name}"] = _clean(column.min())
+        cells[f"max:{coordinate.name}"] = _clean(column.max())
     return cells
 
 
