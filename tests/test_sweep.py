@@ -225,6 +225,21 @@ def test_a_hypercube_from_the_command_line(tmp_path, capsys):
                        atol=1e-12)
 
 
+@pytest.mark.parametrize("count, workers", [(1, 2), (7, 2), (400, 2), (400, 8), (30, 1)])
+def test_a_cluster_gets_the_variants_in_batches_largest_first(count, workers):
+    """Every variant once, in the design's order; each batch at most the one before, the last
+    ones single variants; far fewer tasks than variants once there are many."""
+    from cspace.sweeps.runner import batches
+
+    cut = batches(list(range(count)), workers)
+    assert [v for batch in cut for v in batch] == list(range(count))
+    sizes = [len(batch) for batch in cut]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+    assert sizes[0] == max(1, -(-count // (8 * workers)))
+    if count >= 400:
+        assert len(cut) <= count / 2
+
+
 def test_a_parameter_may_not_hide_a_result_column():
     def made(segments: float) -> cspace.Mechanism:
         return cspace.load(FEEDER)

@@ -2,15 +2,17 @@
 
 Serially, the variants run one after another in this process. With a
 ``dask.distributed.Client`` (a :class:`~dask.distributed.LocalCluster` of one single-threaded
-worker per core, or an existing cluster's scheduler) each variant is one task, so a worker
-runs one variant at a time; a worker lost mid-sweep has its variants run again elsewhere
-(the scheduler's own retry), and a variant that still fails is a row with its error. The
-rows are the same either way, in the design's order (:mod:`.variant`).
+worker per core, or an existing cluster's scheduler) the variants go to the cluster in
+batches, largest first (:func:`batches`), each one task, so a worker runs one variant at a
+time; a worker lost mid-sweep has its batch run again elsewhere (the scheduler's own retry),
+and a variant that still fails is a row with its error. The rows are the same either way, in
+the design's order (:mod:`.variant`).
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -22,7 +24,9 @@ from .design import DesignError, variants
 from .measures import Measure, parse
 from .results import Results, table
 from .source import FileSource, Source, source_of
-from .variant import RESULT_COLUMNS, run, variant_id
+from .variant import RESULT_COLUMNS, run, run_batch, variant_id
+
+SHARE = 1 / 8  # of the variants left over the workers, a cluster's next task takes this share
 
 
 def sweep(mechanism: str | os.PathLike | Callable[..., Mechanism] | Source,
@@ -95,21 +99,42 @@ def _check_measures(source: Source, design: Sequence[Mapping[str, float]], measu
 
 def _on_cluster(client: Any, source: Source, todo: Sequence[tuple[str, Mapping[str, float]]],
                 measures: Sequence[Measure], cache: str | os.PathLike | None) -> Iterator[dict[str, Any]]:
-    """The variants' rows as the cluster finishes them; a task the cluster gives up on is its
-    variant's row with the error."""
+    """The variants' rows as the cluster finishes them, a batch of variants a task
+    (:func:`batches`); a task the cluster gives up on is each of its variants' row with the error."""
     from distributed import as_completed
 
-    futures = {client.submit(run, source, values, measures, cache, key=f"cspace-variant-{i}", pure=False): (i, values)
-               for i, values in todo}
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    futures = {client.submit(run_batch, source, [values for _, values in batch], measures, cache,
+                             key=f"cspace-variants-{batch[0][0]}-{len(batch)}", pure=False): batch
+               for batch in batches(todo, workers)}
     try:
         for future in as_completed(futures):
-            i, values = futures[future]
             try:
-                yield future.result()
-            except Exception as error:  # the cluster's failure (a worker killed too often), not the variant's
-                yield {"id": i, **values, "error": f"{type(error).__name__}: {' '.join(str(error).split())}"}
+                yield from future.result()
+            except Exception as error:  # the cluster's failure (a worker killed too often), not the variants'
+                message = f"{type(error).__name__}: {' '.join(str(error).split())}"
+                yield from ({"id": i, **values, "error": message} for i, values in futures[future])
     finally:
         client.cancel(list(futures))
+
+
+def batches(todo: Sequence, workers: int) -> list[list]:
+    """``todo`` cut into the tasks a cluster of ``workers`` runs, in order, largest first: each
+    takes a share (:data:`SHARE`) of what is left over the workers, at least one variant
+    (guided self-scheduling). A cluster then schedules tens of tasks rather than a task a
+    variant (each costs the scheduler, in the command's own process, and the worker a few
+    milliseconds: as much as a tenth of a variant of a second), and the last tasks are single
+    variants, which keep every worker busy to the end.
+
+    >>> [len(b) for b in batches(range(60), 2)]
+    [4, 4, 4, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    """
+    todo, cut, start = list(todo), [], 0
+    while start < len(todo):
+        size = max(1, math.ceil((len(todo) - start) * SHARE / workers))
+        cut.append(todo[start:start + size])
+        start += size
+    return cut
 
 
 class _NoBar:

@@ -97,6 +97,12 @@ def run(source: Source, values: Mapping[str, float], measures: Sequence[Measure]
     return row
 
 
+def run_batch(source: Source, batch: Sequence[Mapping[str, float]], measures: Sequence[Measure] = (),
+              cache: str | os.PathLike | None = None) -> list[dict[str, Any]]:
+    """The rows of several variants, one after another (:func:`run` each): a cluster's task."""
+    return [run(source, values, measures, cache) for values in batch]
+
+
 def summary(result) -> dict[str, Any]:
     """A trace's results as row cells: how and when it ended, its segments, where an input was
     blocked, and each coordinate's final value and range over the sampled path (as reported:
