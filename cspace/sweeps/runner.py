@@ -36,11 +36,11 @@ def sweep(mechanism: str | os.PathLike | Callable[..., Mechanism] | Source,
     """Trace ``mechanism`` (a parametric file's path, or a function of the parameters returning a
     Mechanism) at every variant of ``grid`` (values by parameter, every combination taken; or the
     variants as a list of dicts) and return one row per variant as a pandas DataFrame, in the
-    design's order. ``measures`` are clearances ``"PART_A/PART_B"``, plays ``"play:COORDINATE"`` and drops
-    ``"drops:COORDINATE"``. With a
-    ``dask.distributed.Client`` the variants run on its cluster; ``out`` (.csv or .parquet)
-    streams the rows to disk as they finish, ``resume`` skips the variants already there;
-    ``cache`` is a pair-space cache folder shared by the variants.
+    design's order. ``measures`` are clearances ``"PART_A/PART_B"``, plays ``"play:COORDINATE"``
+    and drops ``"drops:COORDINATE"``. With a ``dask.distributed.Client`` the variants run on its
+    cluster; ``out`` (.csv or .parquet) streams the rows to disk as they finish, ``resume``
+    skips the variants already there; ``cache`` is a pair-space cache folder shared by the
+    variants.
 
     >>> rows = sweep("fixtures/sweeps/feeder.toml", {"crank": [2, 3], "link": [8]})
     >>> list(rows["end_reason"]), list(rows["final:xb3"])  # the last block fed ends at crank + link + 6

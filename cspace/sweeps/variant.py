@@ -57,7 +57,8 @@ class _CountingCache(PairCache):
 
 def run(source: Source, values: Mapping[str, float], measures: Sequence[Measure] = (),
         cache: str | os.PathLike | None = None) -> dict[str, Any]:
-    """Trace one variant and return its row (:func:`summary` says what it holds).
+    """Trace one variant (integrate it, with full dynamics) and return its row (:func:`summary`
+    and :func:`motion_summary` say what it holds).
 
     >>> from cspace.sweeps.source import FileSource
     >>> row = run(FileSource.read("fixtures/sweeps/feeder.toml"), {"crank": 3, "link": 8})
