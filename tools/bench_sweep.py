@@ -54,11 +54,15 @@ def on_cluster(design: list, workers: int, share: float):
     runner.SHARE = share
     tasks = len(runner.batches(design, workers))
     start, used = time.perf_counter(), cpu()
-    with runner.local_client(workers) as client:
+    client = runner.local_client(workers)
+    try:
         client.wait_for_workers(workers)
         up = time.perf_counter() - start
         rows = cspace.sweep(FEEDER, design, client=client)
-        client.cluster.close()
+    finally:
+        cluster = client.cluster
+        client.close()  # before its cluster, as the command line does: no worker heartbeats a closed scheduler
+        cluster.close()
     return rows, time.perf_counter() - start, up, cpu() - used, tasks
 
 
@@ -76,14 +80,15 @@ def main() -> None:
     start = time.perf_counter()
     serial = cspace.sweep(FEEDER, design)
     serial_time = time.perf_counter() - start
-    print(f"serial:               {serial_time:6.1f} s   (the variants {serial['wall_time'].sum():.1f} s; {load()})")
+    print(f"{'serial:':42s} {serial_time:6.1f} s   (the variants {serial['wall_time'].sum():.1f} s; {load()})")
 
     kinds = [("batched", runner.SHARE)] + ([("a task a variant", 0.0)] if args.one_variant_a_task else [])
     for _ in range(args.repeat):
         for name, share in kinds:
             rows, took, up, used, tasks = on_cluster(design, args.workers, share)
             same = serial.drop(columns=list(RUN_COLUMNS)).equals(rows.drop(columns=list(RUN_COLUMNS)))
-            print(f"LocalCluster of {args.workers}, {name}: {took:6.1f} s   ratio {serial_time / took:.2f}x; start-up "
+            label = f"LocalCluster of {args.workers}, {name}:"
+            print(f"{label:42s} {took:6.1f} s   ratio {serial_time / took:.2f}x; start-up "
                   f"{up:.1f} s, the variants {rows['wall_time'].sum():.1f} s on the workers, this process's CPU "
                   f"{used:.1f} s, {tasks} tasks; rows equal: {same}; {load()}")
     print(f"failed variants: {int((serial['error'] != '').sum())}")
