@@ -127,7 +127,7 @@ def test_the_design_sweeps_section_shows_what_its_commands_print(tmp_path, monke
     (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")
     text = section("Design sweeps")
     commands = shown_commands(text)
-    assert [command.split()[1] for command, _ in commands] == ["sweep", "sweep-plot", "sweep"]
+    assert [command.split()[1] for command, _ in commands] == ["sweep", "sweep-plot", "sweep", "sweep"]
     for command, output in commands:
         assert main(command.split()[1:]) == 0, command
         assert capsys.readouterr().out == output, command

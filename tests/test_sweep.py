@@ -118,6 +118,56 @@ def test_a_blocked_input_is_named_with_its_time_and_contacts():
     assert "pusher.right/a.left" in row["blocked_contacts"].split()
 
 
+def test_drops_counts_each_fall_that_ends_on_a_part():
+    """The feeder's stack drops onto the table each time the piston retracts from under it, so
+    block k (from the bottom) drops k times, once for each block fed from under it and itself;
+    a coordinate gravity never moves (xb1) drops never. Counts stay whole numbers in the table."""
+    rows = cspace.sweep(FEEDER, [{"crank": 3, "link": 8}, {"crank": 5, "link": 2}],
+                        measures=["drops:yb1", "drops:yb2", "drops:yb3", "drops:xb1"])
+    assert [rows[f"drops:{name}"][0] for name in ("yb1", "yb2", "yb3", "xb1")] == [1, 2, 3, 0]
+    assert str(rows["drops:yb3"].dtype) == "Int64" and pd.isna(rows["drops:yb3"][1])  # the variant that fails
+
+
+FUNNEL = """
+[mechanism]
+name = "funnel"
+time = 1
+
+[[parts]]
+name = "frame"
+motion = "fixed"
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [
+  { name = "floor", rect = [-10, -2, 10, 0] },
+  { name = "wall", path = [[-5, 1], [1, 1], [-5, 7], [-5, 1]], faces = ["under", "slope", "back"] },
+]
+
+[[parts]]
+name = "block"
+motion = "fixed-axes"
+coordinates = [ { name = "xb", axis = [1, 0], initial = 0 }, { name = "yb", axis = [0, 1], initial = 0 } ]
+
+[[parts.slices]]
+z = [0, 1]
+profiles = [ { rect = [0, 5, 1, 6] } ]
+
+[[forces]]
+kind = "gravity"
+coordinate = "yb"
+direction = -1
+"""
+
+
+def test_a_fall_that_glances_off_a_slope_on_its_way_down_is_one_drop():
+    """The block falls 3 onto the 45-degree slope (a contact made), slides down it to the wall's
+    corner (another), and falls on to the floor, where the trace ends: one drop, counted where it
+    comes to rest (the last segment: what touches where it stopped)."""
+    [row] = cspace.sweep(lambda: cspace.loads(FUNNEL), [{}], measures=["drops:yb"]).to_dict("records")
+    assert (row["segments"], row["final:yb"], row["drops:yb"]) == (3, -5.0, 1)
+
+
 def test_the_command_line_writes_the_table_and_resumes(tmp_path, capsys):
     out = tmp_path / "feeder.parquet"
     argv = ["sweep", str(FEEDER), "--vary", "crank=2:4:2", "--vary", "link=7:8:2", "--out", str(out), "--workers", "1"]
@@ -173,6 +223,21 @@ def test_a_hypercube_from_the_command_line(tmp_path, capsys):
     expected = hypercube([Axis("crank", 2, 4), Axis("link", 7, 9)], 3, seed=7)
     assert np.allclose(table[["crank", "link"]].to_numpy(), [[v["crank"], v["link"]] for v in expected], rtol=0,
                        atol=1e-12)
+
+
+@pytest.mark.parametrize("count, workers", [(1, 2), (7, 2), (400, 2), (400, 8), (30, 1)])
+def test_a_cluster_gets_the_variants_in_batches_largest_first(count, workers):
+    """Every variant once, in the design's order; each batch at most the one before, the last
+    ones single variants; far fewer tasks than variants once there are many."""
+    from cspace.sweeps.runner import batches
+
+    cut = batches(list(range(count)), workers)
+    assert [v for batch in cut for v in batch] == list(range(count))
+    sizes = [len(batch) for batch in cut]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == 1
+    assert sizes[0] == max(1, -(-count // (8 * workers)))
+    if count >= 400:
+        assert len(cut) <= count / 2
 
 
 def test_a_parameter_may_not_hide_a_result_column():

@@ -37,12 +37,18 @@ def here() -> pd.DataFrame:
 
 
 def test_a_local_cluster_gives_the_rows_of_a_serial_run(here):
+    """The rows of a 2-worker LocalCluster's run, whose workers do not profile the tasks."""
+    import dask
+
     from cspace.sweeps.runner import local_client
 
     with local_client(2) as client:
         on_cluster = cspace.sweep(FEEDER, DESIGN, client=client)
+        profiling = client.run(lambda: dask.config.get("distributed.worker.profile.enabled"))
         client.cluster.close()
     pd.testing.assert_frame_equal(results(on_cluster), results(here))
+    assert len(profiling) == 2 and not any(profiling.values())
+    assert dask.config.get("distributed.worker.profile.enabled")  # this process's configuration is left as it was
 
 
 def _free_port() -> int:

@@ -31,9 +31,11 @@ def add_commands(commands, cache_folder) -> None:
     sweep.add_argument("--lhs", type=int, metavar="N", help="N variants of a Latin hypercube in the ranges "
                                                             "instead of the full grid")
     sweep.add_argument("--seed", type=int, default=0, help="the hypercube's seed (default: 0)")
-    sweep.add_argument("--measure", action="append", default=[], metavar="PART_A/PART_B|play:COORDINATE",
-                       help="the least clearance between two parts along the path, or the largest free "
-                            "travel of a coordinate, the others held, while it is driven (repeatable)")
+    sweep.add_argument("--measure", action="append", default=[],
+                       metavar="PART_A/PART_B|play:COORDINATE|drops:COORDINATE",
+                       help="the least clearance between two parts along the path, the largest free travel "
+                            "of a coordinate, the others held, while it is driven, or how many times the "
+                            "forces alone move a coordinate until its part lands on another (repeatable)")
     sweep.add_argument("--out", required=True, metavar="RESULTS", help="results table to write (.csv or .parquet)")
     sweep.add_argument("--resume", action="store_true", help="keep the rows already in RESULTS (and its journal) "
                                                             "and run only the variants missing")

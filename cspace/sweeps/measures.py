@@ -1,4 +1,5 @@
-"""Measures of a traced variant: the least clearance between two parts, and a coordinate's play.
+"""Measures of a traced variant: the least clearance between two parts, a coordinate's play,
+and how often a part drops onto another.
 
 * :class:`Clearance` (``--measure a/b``): the parts are placed with shapely at every sampled
   configuration of the path (:class:`cspace.testing.Scene`: their own posing from the
@@ -14,19 +15,29 @@
   spaces the trace was made on, whose blocked space is the real parts' grown by the arc
   linearization: the play is short of the real parts' by at most twice the mechanism's
   ``turning_gap`` (a length) over the lever arm.
+* :class:`Drops` (``--measure drops:p``): how many times the forces alone move a coordinate
+  (the external motions, every input standing still: a pawl falling off a tooth, a stack of
+  blocks dropping) and that motion ends on a part: a contact made as it stops, not a limit
+  reached. It is read off the trace's segments: a ratchet's pawl that drops into every root
+  the wheel passes counts one drop per root.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..model.errors import CspaceError
-from ..model.kinds import CoordinateKind, Motion
+from ..model.kinds import CoordinateKind, Motion, Phase
 from ..model.mechanism import Mechanism
-from ..tracing.trace import Trace
+from ..spaces.pairspace import Contact
+from ..tracing.trace import Trace, contact_changes
+
+if TYPE_CHECKING:  # a full-dynamics path, without importing the integrator where none is swept
+    from ..kinetics.result import DynamicTrace
 
 
 REACH = 0.25  # how far either way a play is looked for: radians, or this fraction of the size
@@ -39,13 +50,14 @@ class MeasureError(CspaceError, ValueError):
     linkage member, or two parts that never share a layer."""
 
 
-def parse(text: str) -> Clearance | Play:
-    """A ``--measure``: ``play:COORDINATE`` or ``PART_A/PART_B``.
+def parse(text: str) -> Measure:
+    """A ``--measure``: ``play:COORDINATE``, ``drops:COORDINATE`` or ``PART_A/PART_B``.
 
-    >>> parse("play:w"), parse("crank/wheel")
-    (Play('w'), Clearance('crank', 'wheel'))
+    >>> parse("play:w"), parse("drops:p"), parse("crank/wheel")
+    (Play('w'), Drops('p'), Clearance('crank', 'wheel'))
     """
-    return Play.parse(text) if text.strip().startswith("play:") else Clearance.parse(text)
+    kind = text.strip().partition(":")[0].strip()
+    return {"play": Play, "drops": Drops}.get(kind, Clearance).parse(text)
 
 
 @dataclass(frozen=True)
@@ -83,8 +95,9 @@ class Clearance:
                 raise MeasureError(f"--measure {self.a}/{self.b}: {name!r} is a linkage member; the clearance "
                                    "of parts with coordinates is measured")
 
-    def of(self, trace: Trace) -> float:
-        """The least distance between the two parts' touching slices over the sampled path."""
+    def of(self, trace: Trace | DynamicTrace) -> float:
+        """The least distance between the two parts' touching slices over the sampled path (a
+        trace's samples, or a full-dynamics path's)."""
         from ..testing import Scene
 
         mechanism = trace.mechanism
@@ -92,7 +105,9 @@ class Clearance:
         scene = Scene(mechanism)
         names = [c.name for c in mechanism.coordinates]
         least = float("inf")
-        for _, _, q in trace.samples():
+        full = mechanism.dynamics is not None
+        configurations = trace.configs if full else (q for _, _, q in trace.samples())
+        for q in configurations:
             values = dict(zip(names, map(float, q)))
             placed = scene.place(values, {self.a, self.b})
             for ka, shape_a in placed.items():
@@ -129,10 +144,8 @@ class Play:
         return f"play:{self.coordinate}"
 
     def check(self, mechanism: Mechanism) -> None:
-        names = [c.name for c in mechanism.coordinates]
-        if self.coordinate not in names:
-            raise MeasureError(f"--measure play:{self.coordinate}: no coordinate named {self.coordinate!r}; the "
-                               f"coordinates are {', '.join(names)}")
+        _check_simple(mechanism, self.column)
+        _check_coordinate(mechanism, self.column, self.coordinate)
 
     def of(self, trace: Trace) -> float:
         """The largest play over the samples of the segments that move the coordinate (0: none does)."""
@@ -151,6 +164,79 @@ class Play:
                 largest = max(largest, travel(trace.measures.free, q, j, 1, reach)
                               + travel(trace.measures.free, q, j, -1, reach))
         return largest
+
+
+@dataclass(frozen=True)
+class Drops:
+    """How many times the forces alone move ``coordinate`` and its motion ends on a part: the
+    external motion moving it stops with a contact made (a limit reached is no drop).
+
+    >>> Drops.parse("drops:p")
+    Drops('p')
+    """
+
+    coordinate: str
+
+    def __repr__(self) -> str:
+        return f"Drops({self.coordinate!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Drops:
+        kind, colon, name = text.partition(":")
+        if kind.strip() != "drops" or not colon or not name.strip():
+            raise MeasureError(f"--measure {text}: expected drops:COORDINATE, e.g. drops:p")
+        return cls(name.strip())
+
+    @property
+    def column(self) -> str:
+        return f"drops:{self.coordinate}"
+
+    def check(self, mechanism: Mechanism) -> None:
+        _check_simple(mechanism, self.column)
+        _check_coordinate(mechanism, self.column, self.coordinate)
+
+    def of(self, trace: Trace) -> int:
+        """The drops along the trace: each run of external segments moving the coordinate that
+        ends with a contact made (the feeder's top block drops three times, with the stack:
+        ``Drops("yb3")`` of its trace is 3). The last segment's contacts made are what touches
+        where it stopped that it did not touch on its way."""
+        mechanism = trace.mechanism
+        self.check(mechanism)
+        j = mechanism.coordinate_index[self.coordinate]
+        segments = trace.segments
+        count = 0
+        for segment, following in zip(segments, (*segments[1:], None)):
+            if not _falls(segment, j) or (following is not None and _falls(following, j)):
+                continue
+            if following is not None:
+                made = contact_changes(segment, following)[0]
+            elif trace.measures is not None:
+                made = trace.measures.touching(segment.finish) - segment.pieces[-1].contacts
+            else:
+                made = ()
+            count += any(isinstance(contact, Contact) for contact in made)
+        return count
+
+
+def _falls(segment, j: int) -> bool:
+    """Do the forces alone move coordinate ``j`` in ``segment`` (the external motions)?"""
+    return segment.phase == Phase.EXTERNAL and bool(segment.first.signs[j])
+
+
+Measure = Clearance | Play | Drops
+
+
+def _check_simple(mechanism: Mechanism, column: str) -> None:
+    """Plays and drops are read off the paper's simple dynamics: its pair spaces and segments."""
+    if mechanism.dynamics is not None:
+        raise MeasureError(f"--measure {column}: measured on the paper's simple dynamics; {mechanism.source} has "
+                           "full dynamics (a clearance PART_A/PART_B is measured on either)")
+
+
+def _check_coordinate(mechanism: Mechanism, column: str, name: str) -> None:
+    names = [c.name for c in mechanism.coordinates]
+    if name not in names:
+        raise MeasureError(f"--measure {column}: no coordinate named {name!r}; the coordinates are {', '.join(names)}")
 
 
 def travel(free, q: np.ndarray, j: int, sign: int, reach: float) -> float:

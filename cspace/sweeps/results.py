@@ -21,6 +21,7 @@ from ..model.errors import CspaceError, OutputError
 FORMATS = (".csv", ".parquet")
 TEXT_COLUMNS = ("id", "error", "end_reason", "blocked_at", "blocked_contacts")
 WHOLE_COLUMNS = ("segments", "blocked", "cache_hits", "cache_lookups")
+WHOLE_MEASURES = ("drops:",)  # the columns of measures that count
 
 
 class ResultsError(CspaceError, ValueError):
@@ -50,7 +51,7 @@ def table(rows: Iterable[Mapping[str, Any]]):
     for name in columns:
         if name in TEXT_COLUMNS:
             frame[name] = frame[name].astype(object).where(frame[name].notna(), "").astype(str)
-        elif name in WHOLE_COLUMNS:
+        elif name in WHOLE_COLUMNS or name.startswith(WHOLE_MEASURES):
             frame[name] = frame[name].astype("Int64")
     return frame
 

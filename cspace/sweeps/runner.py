@@ -2,15 +2,17 @@
 
 Serially, the variants run one after another in this process. With a
 ``dask.distributed.Client`` (a :class:`~dask.distributed.LocalCluster` of one single-threaded
-worker per core, or an existing cluster's scheduler) each variant is one task, so a worker
-runs one variant at a time; a worker lost mid-sweep has its variants run again elsewhere
-(the scheduler's own retry), and a variant that still fails is a row with its error. The
-rows are the same either way, in the design's order (:mod:`.variant`).
+worker per core, or an existing cluster's scheduler) the variants go to the cluster in
+batches, largest first (:func:`batches`), each one task, so a worker runs one variant at a
+time; a worker lost mid-sweep has its batch run again elsewhere (the scheduler's own retry),
+and a variant that still fails is a row with its error. The rows are the same either way, in
+the design's order (:mod:`.variant`).
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -19,30 +21,33 @@ from typing import Any
 from ..model.errors import CspaceError
 from ..model.mechanism import Mechanism
 from .design import DesignError, variants
-from .measures import Clearance, Play, parse
+from .measures import Measure, parse
 from .results import Results, table
 from .source import FileSource, Source, source_of
-from .variant import RESULT_COLUMNS, run, variant_id
+from .variant import RESULT_COLUMNS, run, run_batch, variant_id
+
+SHARE = 1 / 8  # of the variants left over the workers, a cluster's next task takes this share
 
 
 def sweep(mechanism: str | os.PathLike | Callable[..., Mechanism] | Source,
           grid: Mapping[str, Sequence[float]] | Sequence[Mapping[str, float]],
-          measures: Sequence[str | Clearance | Play] = (), client: Any = None, *, out: str | os.PathLike | None = None,
+          measures: Sequence[str | Measure] = (), client: Any = None, *, out: str | os.PathLike | None = None,
           resume: bool = False, cache: str | os.PathLike | None = None, progress: bool = False):
     """Trace ``mechanism`` (a parametric file's path, or a function of the parameters returning a
     Mechanism) at every variant of ``grid`` (values by parameter, every combination taken; or the
     variants as a list of dicts) and return one row per variant as a pandas DataFrame, in the
-    design's order. ``measures`` are clearances ``"PART_A/PART_B"`` and plays ``"play:COORDINATE"``. With a
-    ``dask.distributed.Client`` the variants run on its cluster; ``out`` (.csv or .parquet)
-    streams the rows to disk as they finish, ``resume`` skips the variants already there;
-    ``cache`` is a pair-space cache folder shared by the variants.
+    design's order. ``measures`` are clearances ``"PART_A/PART_B"``, plays ``"play:COORDINATE"``
+    and drops ``"drops:COORDINATE"``. With a ``dask.distributed.Client`` the variants run on its
+    cluster; ``out`` (.csv or .parquet) streams the rows to disk as they finish, ``resume``
+    skips the variants already there; ``cache`` is a pair-space cache folder shared by the
+    variants.
 
     >>> rows = sweep("fixtures/sweeps/feeder.toml", {"crank": [2, 3], "link": [8]})
     >>> list(rows["end_reason"]), list(rows["final:xb3"])  # the last block fed ends at crank + link + 6
     (['time allotment used', 'time allotment used'], [16.0, 17.0])
     """
     source = source_of(mechanism)
-    chosen = [m if isinstance(m, (Clearance, Play)) else parse(m) for m in measures]
+    chosen = [parse(m) if isinstance(m, str) else m for m in measures]
     design = variants(grid)
     _check_names(source, design)
     _check_measures(source, design, chosen)
@@ -80,7 +85,7 @@ def _check_names(source: Source, design: Sequence[Mapping[str, float]]) -> None:
             raise DesignError(f"{source.path}: parameters: {name}: unknown parameter {name!r}{hint}")
 
 
-def _check_measures(source: Source, design: Sequence[Mapping[str, float]], measures: Sequence[Clearance | Play]) -> None:
+def _check_measures(source: Source, design: Sequence[Mapping[str, float]], measures: Sequence[Measure]) -> None:
     """The measures name parts of the mechanism (checked on the first variant, when it loads)."""
     if not measures or not design:
         return
@@ -93,22 +98,43 @@ def _check_measures(source: Source, design: Sequence[Mapping[str, float]], measu
 
 
 def _on_cluster(client: Any, source: Source, todo: Sequence[tuple[str, Mapping[str, float]]],
-                measures: Sequence[Clearance | Play], cache: str | os.PathLike | None) -> Iterator[dict[str, Any]]:
-    """The variants' rows as the cluster finishes them; a task the cluster gives up on is its
-    variant's row with the error."""
+                measures: Sequence[Measure], cache: str | os.PathLike | None) -> Iterator[dict[str, Any]]:
+    """The variants' rows as the cluster finishes them, a batch of variants a task
+    (:func:`batches`); a task the cluster gives up on is each of its variants' row with the error."""
     from distributed import as_completed
 
-    futures = {client.submit(run, source, values, measures, cache, key=f"cspace-variant-{i}", pure=False): (i, values)
-               for i, values in todo}
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    futures = {client.submit(run_batch, source, [values for _, values in batch], measures, cache,
+                             key=f"cspace-variants-{batch[0][0]}-{len(batch)}", pure=False): batch
+               for batch in batches(todo, workers)}
     try:
         for future in as_completed(futures):
-            i, values = futures[future]
             try:
-                yield future.result()
-            except Exception as error:  # the cluster's failure (a worker killed too often), not the variant's
-                yield {"id": i, **values, "error": f"{type(error).__name__}: {' '.join(str(error).split())}"}
+                yield from future.result()
+            except Exception as error:  # the cluster's failure (a worker killed too often), not the variants'
+                message = f"{type(error).__name__}: {' '.join(str(error).split())}"
+                yield from ({"id": i, **values, "error": message} for i, values in futures[future])
     finally:
         client.cancel(list(futures))
+
+
+def batches(todo: Sequence, workers: int) -> list[list]:
+    """``todo`` cut into the tasks a cluster of ``workers`` runs, in order, largest first: each
+    takes a share (:data:`SHARE`) of what is left over the workers, at least one variant
+    (guided self-scheduling). A cluster then schedules tens of tasks rather than a task a
+    variant (each costs the scheduler, in the command's own process, and the worker a few
+    milliseconds: as much as a tenth of a variant of a second), and the last tasks are single
+    variants, which keep every worker busy to the end.
+
+    >>> [len(b) for b in batches(range(60), 2)]
+    [4, 4, 4, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    """
+    todo, cut, start = list(todo), [], 0
+    while start < len(todo):
+        size = max(1, math.ceil((len(todo) - start) * SHARE / workers))
+        cut.append(todo[start:start + size])
+        start += size
+    return cut
 
 
 class _NoBar:
@@ -133,11 +159,15 @@ def _bar(total: int, shown: bool):
 
 def local_client(workers: int):
     """A client of a new :class:`~dask.distributed.LocalCluster`: ``workers`` processes of one
-    thread each (so each runs one variant at a time), its logs quiet."""
+    thread each (so each runs one variant at a time), its logs quiet, its workers' statistical
+    profiler off (it samples the running task's stack every 10 ms: 3 % of a feeder variant's
+    time, measured; the dashboard keeps its task stream and progress, not its profile)."""
     import logging
 
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                           silence_logs=logging.ERROR)
+    with dask.config.set({"distributed.worker.profile.enabled": False}):  # the workers take it as they start
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.ERROR)
     return Client(cluster)

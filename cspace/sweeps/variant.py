@@ -1,9 +1,10 @@
-"""One variant of a sweep: its id, and its trace summed up as one row.
+"""One variant of a sweep: its id, and its trace (or full-dynamics path) summed up as one row.
 
 A variant is a pure function of its source (a file's text, a function's code) and its
 parameter values: :func:`variant_id` hashes both, and :func:`run` traces it with one
-process (no in-variant workers) and returns the same row wherever it runs, but for the
-run's own measurements (:data:`RUN_COLUMNS`: wall time and pair-space cache use). A
+process (no in-variant workers), or integrates it where it asks for full dynamics, and
+returns the same row wherever it runs, but for the run's own measurements
+(:data:`RUN_COLUMNS`: wall time and pair-space cache use). A
 variant that fails (its geometry bad at these values, a linkage that cannot assemble,
 parts overlapping at the start, a trace that cannot go on) is a row whose ``error`` is
 the one-line message and whose results are empty.
@@ -20,7 +21,7 @@ from typing import Any
 
 from ..model.errors import CspaceError
 from ..spaces.cache import PairCache
-from .measures import Clearance, Play
+from .measures import Measure
 from .source import Source
 
 RUN_COLUMNS = ("wall_time", "cache_hits", "cache_lookups")  # the run's, not the variant's: they may differ
@@ -54,9 +55,10 @@ class _CountingCache(PairCache):
         return space
 
 
-def run(source: Source, values: Mapping[str, float], measures: Sequence[Clearance | Play] = (),
+def run(source: Source, values: Mapping[str, float], measures: Sequence[Measure] = (),
         cache: str | os.PathLike | None = None) -> dict[str, Any]:
-    """Trace one variant and return its row (:func:`summary` says what it holds).
+    """Trace one variant (integrate it, with full dynamics) and return its row (:func:`summary`
+    and :func:`motion_summary` say what it holds).
 
     >>> from cspace.sweeps.source import FileSource
     >>> row = run(FileSource.read("fixtures/sweeps/feeder.toml"), {"crank": 3, "link": 8})
@@ -74,12 +76,18 @@ def run(source: Source, values: Mapping[str, float], measures: Sequence[Clearanc
         mechanism = source.mechanism(values)
         for measure in measures:
             measure.check(mechanism)
+        analysis = analyze(mechanism, cache=counting, workers=1)
         if mechanism.dynamics is not None:
-            raise CspaceError("full dynamics: a sweep traces the paper's simple dynamics")
-        result = trace(analyze(mechanism, cache=counting, workers=1))
-        row.update(summary(result))
+            from ..kinetics.simulate import simulate  # the integrator only where a variant needs it
+
+            result = simulate(analysis)
+            row.update(motion_summary(result))
+        else:
+            result = trace(analysis)
+            row.update(summary(result))
         for measure in measures:
-            row[measure.column] = _clean(measure.of(result))
+            value = measure.of(result)
+            row[measure.column] = value if isinstance(value, int) else _clean(value)
     except CspaceError as error:
         row["error"] = _one_line(str(error))
     except (ArithmeticError, ValueError, TypeError, MemoryError, RecursionError) as error:
@@ -88,6 +96,12 @@ def run(source: Source, values: Mapping[str, float], measures: Sequence[Clearanc
     row["cache_hits"] = counting.hits if counting else 0
     row["cache_lookups"] = counting.lookups if counting else 0
     return row
+
+
+def run_batch(source: Source, batch: Sequence[Mapping[str, float]], measures: Sequence[Measure] = (),
+              cache: str | os.PathLike | None = None) -> list[dict[str, Any]]:
+    """The rows of several variants, one after another (:func:`run` each): a cluster's task."""
+    return [run(source, values, measures, cache) for values in batch]
 
 
 def summary(result) -> dict[str, Any]:
@@ -114,6 +128,28 @@ def summary(result) -> dict[str, Any]:
         cells[f"final:{coordinate.name}"] = _clean(column[-1])
         cells[f"min:{coordinate.name}"] = _clean(min(column))
         cells[f"max:{coordinate.name}"] = _clean(max(column))
+    return cells
+
+
+def motion_summary(result) -> dict[str, Any]:
+    """A full-dynamics path's results as the same row cells: how and when it ended, its stretches
+    (as segments; nothing is blocked: an input drives its coordinates whatever the load), and
+    each coordinate's final value and range over the sampled path (as ``cspace trace --path``
+    writes a full-dynamics path: angles as integrated, not wrapped)."""
+    stretches = result.stretches
+    cells: dict[str, Any] = {
+        "end_reason": str(result.end),
+        "end_time": _clean(stretches[-1].end if stretches else result.times[-1]),
+        "segments": len(stretches),
+        "blocked": 0,
+        "blocked_at": "",
+        "blocked_contacts": "",
+    }
+    for j, coordinate in enumerate(result.mechanism.coordinates):
+        column = result.configs[:, j]
+        cells[f"final:{coordinate.name}"] = _clean(column[-1])
+        cells[f"min:{coordinate.name}"] = _clean(column.min())
+        cells[f"max:{coordinate.name}"] = _clean(column.max())
     return cells
 
 

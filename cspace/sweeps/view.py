@@ -18,7 +18,7 @@ from .plot import PlotError, design_map_svg
 from .results import read
 from .variant import RESULT_COLUMNS
 
-MEASURES = ("play:", "clearance:")
+MEASURES = ("play:", "clearance:", "drops:")
 
 
 @dataclass(frozen=True)
