@@ -111,11 +111,12 @@ def test_each_row_is_a_single_trace_of_its_variant(tmp_path, capsys):
 
 def test_a_blocked_input_is_named_with_its_time_and_contacts():
     """The pusher of fixtures/pusher.toml, its pusher's stroke a parameter: blocked at t = 27
-    (its header's closed form) whatever the stroke beyond it."""
+    (its header's closed form) whatever the stroke beyond it, by the last block meeting the
+    wall (not by the contacts it was pushing through all along)."""
     text = (ROOT / "fixtures" / "pusher.toml").read_text()
     row = cspace.sweep(lambda: cspace.loads(text), [{}]).iloc[0]
     assert row["blocked"] == 1 and row["blocked_at"] == "pusher advances at t = 27.0"
-    assert "pusher.right/a.left" in row["blocked_contacts"].split()
+    assert row["blocked_contacts"] == "frame.wall.left/c.right"
 
 
 def test_drops_counts_each_fall_that_ends_on_a_part():

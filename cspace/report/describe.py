@@ -104,11 +104,22 @@ def ending(trace: Trace, segment: Segment, following: Segment | None) -> str:
     return "; ".join(events) or "driving changes"
 
 
+def stopped_by(trace: Trace, segment: Segment) -> list:
+    """What touches where ``segment`` stopped that its last piece did not touch (contacts and
+    stops, in name order): what blocked an input, or what external motions came to rest against.
+
+    >>> from cspace import analyze, load, trace
+    >>> t = trace(analyze(load("fixtures/pusher.toml")))
+    >>> [str(c) for c in stopped_by(t, t.segments[-1])]
+    ['frame.wall.left/c.right']
+    """
+    return sorted(trace.measures.touching(segment.finish) - segment.pieces[-1].contacts, key=str)
+
+
 def _against(trace: Trace, segment: Segment, lead: str, alone: str) -> str:
-    """``lead`` and what touches where ``segment`` stopped that its last piece did not touch,
-    or ``alone`` when nothing new does."""
-    new = trace.measures.touching(segment.finish) - segment.pieces[-1].contacts
-    return f"{lead} {', '.join(_touch_text(c) for c in sorted(new, key=str))}" if new else alone
+    """``lead`` and what ``segment`` stopped against (:func:`stopped_by`), or ``alone`` when nothing new touches."""
+    new = stopped_by(trace, segment)
+    return f"{lead} {', '.join(_touch_text(c) for c in new)}" if new else alone
 
 
 def _event(touch, contact: str, stop: str) -> str:

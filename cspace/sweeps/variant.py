@@ -108,7 +108,7 @@ def summary(result) -> dict[str, Any]:
     """A trace's results as row cells: how and when it ended, its segments, where an input was
     blocked, and each coordinate's final value and range over the sampled path (as reported:
     angles in (-pi, pi], to 10 decimals, as ``cspace trace --path``)."""
-    from ..report.describe import path_rows
+    from ..report.describe import path_rows, stopped_by
 
     segments = result.segments
     blocked = [s for s in segments if s.end == BLOCKED]
@@ -120,7 +120,7 @@ def summary(result) -> dict[str, Any]:
         "blocked": len(blocked),
         "blocked_at": "; ".join(f"{_input_name(inputs, s.first.motion)} at t = {_clean(s.end_time)}"
                                 for s in blocked),
-        "blocked_contacts": " ".join(sorted(str(c) for c in blocked[0].pieces[-1].contacts)) if blocked else "",
+        "blocked_contacts": "; ".join(" ".join(str(c) for c in stopped_by(result, s)) for s in blocked),
     }
     rows = path_rows(result)
     for j, coordinate in enumerate(result.mechanism.coordinates):
