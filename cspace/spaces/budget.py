@@ -7,7 +7,7 @@ refused before any heavy work (:func:`check_memory`, raising :class:`~cspace.mod
 
 What drives the peak (measured with ``tools/calibrate_budget.py``, the numbers in README):
 
-* **the process**: Python with numpy, scipy, shapely and HiGHS loaded, ``BASE``;
+* **the process**: Python with numpy, scipy and shapely loaded (HiGHS where a program needs it), ``BASE``;
 * **a pair with a turning part**: its sweep solves the contact curves at batches of
   placements, about 100 bytes per placement and vertex of both flattened outlines, a batch at
   most ``rotation.BATCH`` of them; with the samples and regions kept, a pair takes
@@ -39,8 +39,8 @@ from ..model.mechanism import Mechanism, Part
 from .linkage import solve_linkage
 from .pairs import coordinate_ranges, interacting_pairs
 
-BASE = 110e6  # bytes: the interpreter with the libraries cspace loads
-TURNING_PAIR = 120e6  # bytes: a turning pair's sweep batch and what it keeps, at most
+BASE = 95e6  # bytes: the interpreter with the libraries cspace loads
+TURNING_PAIR = 90e6  # bytes: a turning pair's sweep batch and what it keeps, at most
 TURNING_VERTEX = 20e3  # bytes per flattened vertex of a turning pair's two outlines
 TRANSLATING_EDGE_PAIR = 1.8e3  # bytes per (edge of one, edge of the other) of a distinct translating pair
 TRACE_ROW = 80e3  # bytes per row of a mechanism region, over a long trace
