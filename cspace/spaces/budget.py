@@ -71,7 +71,7 @@ def estimate(mechanism: Mechanism, pairs: list[tuple[str, str]], workers: int = 
     >>> from cspace.io.loader import load
     >>> m = load("fixtures/feeder.toml")
     >>> str(estimate(m, [("frame", "piston"), ("piston", "block1")]))
-    'about 111 MB (the process: 110 MB)'
+    'about 95.9 MB (the process: 95 MB)'
     """
     tol = mechanism.tolerance
     angles = {c.name for c in mechanism.coordinates if c.is_angle}
