@@ -368,3 +368,17 @@ def test_generated_mechanisms_trace_the_same_with_every_program_left_to_highs(se
     small, highs = _traced(analysis, None, monkeypatch), _traced(analysis, 0, monkeypatch)
     assert_traces_equal(small, highs)
     assert small.stats.lp_solves == highs.stats.lp_solves
+
+
+def test_the_bases_are_counted_before_they_are_made():
+    """A program of many rows has millions of choices of n of them: counted first (one pass),
+    they are only made when few enough. The count is the number of choices made, on random
+    patterns of bounded sides."""
+    from cspace.kernels.vertices import _bases, _basis_count
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        m, n = int(rng.integers(0, 7)), int(rng.integers(1, 5))
+        finite = rng.random(2 * m + 2 * n) < 0.6
+        assert _basis_count(finite, m, n) == len(_bases(m, n, finite.tobytes()).bases)
+    assert _basis_count(np.ones(2 * 300 + 6, bool), 300, 3) > 10**8  # never enumerated

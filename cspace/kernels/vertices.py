@@ -83,6 +83,8 @@ def solve(cost: np.ndarray, rows: np.ndarray, lower: np.ndarray, upper: np.ndarr
     var_lower, var_upper = np.asarray(var_lower, float), np.asarray(var_upper, float)
     G, g = _inequalities(rows, lower, upper, var_lower, var_upper)
     finite = np.isfinite(g)
+    if _basis_count(finite, len(rows), n) > MAX_BASES:
+        return None  # counted before the choices are made: a program of many rows has millions
     choices = _bases(len(rows), n, finite.tobytes())
     if point and not choices.boxed or not 0 < len(choices.bases) <= MAX_BASES:
         return None
@@ -172,6 +174,19 @@ class Choices(NamedTuple):
     pairs: np.ndarray
     boxed: bool  # every variable has both bounds: the program is bounded
     pinned: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # flat index into X, inequality, sign
+
+
+def _basis_count(finite: np.ndarray, m: int, n: int) -> int:
+    """How many choices :func:`_bases` makes: ``n`` bounded inequalities from ``n`` different
+    rows or variables (the elementary symmetric sum of the bounded sides per row and variable)."""
+    per_group = finite[:m].astype(int) + finite[m:2 * m] if m else np.zeros(0, int)
+    sizes = per_group.tolist() + (finite[2 * m:2 * m + n].astype(int) + finite[2 * m + n:]).tolist()
+    ways = [1] + [0] * n
+    for size in sizes:
+        if size:
+            for k in range(n, 0, -1):
+                ways[k] += size * ways[k - 1]
+    return ways[n]
 
 
 @lru_cache(maxsize=4096)
