@@ -45,6 +45,16 @@ def seeds(count: int, fast: int) -> list:
     return [seed if seed < fast else pytest.param(seed, marks=slow) for seed in range(count)]
 
 
+# Set by conftest.py when the run leaves the slow tests out (pytest -m "not slow").
+FAST_SUBSET = False
+
+
+def examples(count: int) -> int:
+    """A property test's example count: ``count`` in the whole suite, a fifth of it in the fast
+    subset (the same property, checked less widely while a contributor works)."""
+    return max(1, count // 5) if FAST_SUBSET else count
+
+
 def fixture_path(name: str) -> Path:
     return ROOT / "fixtures" / f"{name}.toml"
 

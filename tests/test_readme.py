@@ -118,6 +118,7 @@ def shown_commands(text: str) -> list[tuple[str, str]]:
     return shown
 
 
+@slow
 def test_the_design_sweeps_section_shows_what_its_commands_print(tmp_path, monkeypatch, capsys):
     """Each command of the section shown with its output prints exactly that (run in a
     scratch folder that holds the fixtures); the design map it shows is in the checkout."""

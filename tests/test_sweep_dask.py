@@ -18,7 +18,7 @@ import cspace
 from cspace.sweeps.results import read
 from cspace.sweeps.variant import RUN_COLUMNS
 
-from .common import ROOT
+from .common import ROOT, slow
 
 distributed = pytest.importorskip("distributed")
 
@@ -110,6 +110,7 @@ def test_an_existing_cluster_gives_the_rows_of_a_serial_run(cluster, here, tmp_p
     pd.testing.assert_frame_equal(results(read(out)), results(here), check_dtype=False)
 
 
+@slow
 def test_a_worker_killed_mid_sweep_loses_no_variant(cluster, here, tmp_path):
     address, workers = cluster
     out = tmp_path / "killed.csv"

@@ -10,7 +10,7 @@ import pytest
 import cspace
 from cspace.sweeps.measures import MeasureError, Play
 
-from .common import ROOT
+from .common import ROOT, slow
 
 GENEVA = ROOT / "fixtures" / "sweeps" / "geneva.toml"
 CLEARANCES = [0.005, 0.02, 0.04]
@@ -45,6 +45,7 @@ def test_the_slots_widen_with_the_clearance():
         assert across == pytest.approx(1 + 2 * c, abs=1e-12)
 
 
+@slow
 def test_the_wheels_play_is_twice_asin_of_the_clearance_over_the_pins_distance(geneva):
     """Hold the crank with the pin in a slot: the pin's centre is d from the wheel's centre and
     the slot's walls are 0.5 + c either side of the slot's axis, which passes through that
@@ -69,6 +70,7 @@ def test_the_wheels_play_is_twice_asin_of_the_clearance_over_the_pins_distance(g
         assert play == pytest.approx(2 * math.asin(c / NEAREST), rel=0.1)
 
 
+@slow
 def test_the_pushed_wheel_is_left_trailing_by_one_sides_play_at_the_mouth(geneva):
     """Under simple dynamics the wheel moves only as the pin pushes it, so it rides the
     driving wall, asin(c / d) behind the zero-clearance drive; the pin leaves the slot at

@@ -27,7 +27,7 @@ from cspace.kernels import vertices
 from cspace.kernels.constraints import ConstraintManager
 from cspace.kernels.vertices import INFEASIBLE, OPTIMAL, UNBOUNDED
 
-from .common import analyzed, each
+from .common import analyzed, each, examples
 from .support.fuzz import SeededDraw, mechanism
 
 TOLERANCE = 1e-10  # the house's lp tolerance (cspace.model.tolerance.DEFAULT_LP)
@@ -141,13 +141,13 @@ def _check(program, point: bool) -> tuple | None:
     return found
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(programs(NUMBERS), st.booleans())
 def test_random_programs_get_highs_answer(program, point):
     _check(program, point)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(programs(INTEGERS), st.booleans())
 def test_integer_programs_degenerate_and_tied_get_highs_answer(program, point):
     """Small integers make parallel, redundant and zero rows, vertices where more than n
@@ -155,13 +155,13 @@ def test_integer_programs_degenerate_and_tied_get_highs_answer(program, point):
     _check(program, point)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(programs(NUMBERS, scaled=True), st.booleans())
 def test_programs_with_tiny_and_huge_rows_get_highs_answer(program, point):
     _check(program, point)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(velocity_programs())
 def test_velocity_programs_get_highs_point(program):
     _check(program, point=True)
@@ -230,7 +230,7 @@ def test_nearly_parallel_rows_get_highs_answer_or_are_left_to_it():
             _check((cost, rows, lower, upper, -bound, bound), point)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.one_of(programs(NUMBERS, kinds=("box",), most=4), programs(INTEGERS, kinds=("box",), most=4),
                  velocity_programs()))
 def test_boxed_programs_are_declined_only_when_optima_tie(program):
