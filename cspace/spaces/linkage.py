@@ -33,6 +33,7 @@ TWO_PI = 2.0 * math.pi
 MAX_HALVINGS = 12
 DIFFERENCE = 6e-6  # central-difference step in units of the variable: near cbrt(float epsilon), the most exact
 FORWARD = 1.5e-8  # forward-difference step: near sqrt(float epsilon)
+FIT_STEPS = 100  # Gauss-Newton or Newton steps at most, far more than a start near a solution needs
 POSE_MEMO = 4096  # poses of a linkage's non-member parts kept, by their coordinates' values
 # Most entries a table may have, given or refined: the table and its check cost about 0.3 ms
 # an entry (a turn at 10,000 in about 3 s); a file asking for more is refused when loaded.
@@ -556,16 +557,11 @@ class JointSystem:
         Members start at 16 angles round the circle in turn; the first start that closes
         every joint (to the joint tolerance) is taken, else the closest of all 16.
         """
-        # Imported here: scipy.optimize alone doubles the CLI's start-up time.
-        from scipy.optimize import least_squares
-
         best, best_cost = None, math.inf
         for k in range(16):
-            guess = self.guess(x, y_hint, TWO_PI * k / 16)
-            fit = least_squares(lambda v: self.residual(np.append(v, y_hint), x), guess[:-1],
-                                xtol=1e-14, ftol=1e-14, gtol=1e-14)
-            if fit.cost < best_cost:
-                best, best_cost = np.append(fit.x, y_hint), fit.cost
+            fit, cost = self.fit(self.guess(x, y_hint, TWO_PI * k / 16), x)
+            if cost < best_cost:
+                best, best_cost = fit, cost
             if math.sqrt(2 * best_cost) * self.scale <= self.joint:
                 break
         if best is None or math.sqrt(2 * best_cost) * self.scale > tolerance:
@@ -598,15 +594,53 @@ class JointSystem:
                 break
         return u
 
-    def correct(self, guess: np.ndarray, x: float) -> np.ndarray | None:
-        from scipy.optimize import root
+    def fit(self, guess: np.ndarray, x: float) -> tuple[np.ndarray, float]:
+        """The member poses from ``guess`` that close the joints best at input x, the output
+        held at ``guess``'s: Gauss-Newton steps (the least-squares step of the differenced
+        Jacobian), each halved until the misfit falls, until none does. Returns the poses and
+        half the squared misfit. Written out rather than scipy.optimize's, whose import alone
+        costs a trace more than the whole assembly (about 80 ms)."""
+        u = np.array(guess, float)
+        r = self.residual(u, x)
+        cost = 0.5 * float(r @ r)
+        for _ in range(FIT_STEPS):
+            if cost == 0.0:
+                break
+            jacobian = self.jacobian(u, x, central=False)[:, :-1]
+            step = np.append(np.linalg.lstsq(jacobian, -r, rcond=None)[0], 0.0)
+            for _ in range(MAX_HALVINGS + 1):
+                trial = u + step
+                trial_r = self.residual(trial, x)
+                trial_cost = 0.5 * float(trial_r @ trial_r)
+                if trial_cost < cost:
+                    break
+                step = step / 2
+            else:
+                break
+            u, r, cost = trial, trial_r, trial_cost
+        return u, cost
 
-        result = root(self.residual, guess, args=(x,), method="hybr", options={"xtol": 1e-13})
-        # The joints' closure decides, not the solver's flag: hybr reports "no good progress"
-        # when it starts (or lands) at a root it cannot improve on.
-        if np.max(np.abs(self.residual(result.x, x))) * self.scale > self.joint:
+    def correct(self, guess: np.ndarray, x: float) -> np.ndarray | None:
+        """The solution at x by Newton's method from ``guess``, the Jacobian differenced afresh at
+        every step, taken to float precision; None if it does not close the joints."""
+        u = np.array(guess, float)
+        r = self.residual(u, x)
+        error = float(np.max(np.abs(r)))
+        for _ in range(FIT_STEPS):
+            if error == 0.0:
+                break
+            try:
+                trial = u - np.linalg.solve(self.jacobian(u, x, central=False), r)
+            except np.linalg.LinAlgError:
+                return None
+            trial_r = self.residual(trial, x)
+            trial_error = float(np.max(np.abs(trial_r)))
+            if not trial_error < error:  # converged as far as floats go (or diverging: judged below)
+                break
+            u, r, error = trial, trial_r, trial_error
+        if error * self.scale > self.joint:
             return None
-        return result.x
+        return u
 
     def continue_to(self, x0: float, u0: np.ndarray, targets: list[float]) -> list[np.ndarray]:
         """Solutions at each target input, by continuation from (x0, u0)."""
