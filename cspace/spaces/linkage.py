@@ -532,7 +532,9 @@ class JointSystem:
                 u = u - np.linalg.solve(jacobian, r)
             except np.linalg.LinAlgError:
                 return None
-        if float(np.max(np.abs(self.residual(u, x)))) * self.scale > self.joint:
+        else:  # every step taken: the last one's result is not yet measured
+            error = float(np.max(np.abs(self.residual(u, x))))
+        if error * self.scale > self.joint:
             return None
         return u
 
