@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from itertools import zip_longest
+from itertools import product, zip_longest
 
 import numpy as np
 import shapely
@@ -37,7 +37,7 @@ from .kinetics.linkage_motion import LinkageMotion
 from .kinetics.result import DynamicTrace, Stretch
 from .model.checks import overlap_depth
 from .model.geometry import Line, Profile
-from .model.kinds import Mode, Motion
+from .model.kinds import EndReason, Mode, Motion
 from .model.mechanism import Mechanism
 from .model.poses import z_offset
 from .model.tolerance import NOISE
@@ -51,6 +51,14 @@ HELD_BY_NOTHING = "held by nothing"
 SLIP = "slip"
 LIMIT = "limit"  # full dynamics: a coordinate past one of its limits
 ENERGY = "energy"  # full dynamics: the energy ledger does not hold
+NOT_BLOCKED = "not blocked"  # simple dynamics: the input said blocked where the real shapes let it on
+# A jam is tested by moving the input's part this many arc tolerances on (the tracer may stop
+# parts up to one short of touching), and each coordinate it may drive this many times as far
+# either way (a transmission up to that ratio), in BLOCK_STEPS samples a side (a tenth as many
+# for each of two): a pose free of overlap, reached along a straight line, is a false jam.
+BLOCK_PROBE = 20
+BLOCK_SPAN = 10
+BLOCK_STEPS = 200
 # A full-dynamics stretch's energy may miss its ledger by this many times the integration
 # tolerance times the energy scale (:func:`energy_bound`): a step at most.
 ENERGY_STEPS = 1000
@@ -65,7 +73,9 @@ class Violation:
     ``overlap``: two parts overlap ``amount`` deep. ``held by nothing``: a force-loaded
     part at rest can move ``amount`` along its force (``coordinate``) touching nothing.
     ``slip``: two parts whose sticky faces grip at this sample and the next (:func:`grips`)
-    moved ``amount`` against each other in between. Full dynamics (``segment`` is then the
+    moved ``amount`` against each other in between. ``not blocked``: a segment ended with its
+    input blocked where the real shapes let the input ``coordinate`` move ``amount`` on
+    (:func:`unblocked`). Full dynamics (``segment`` is then the
     stretch's index, ``within`` says so): ``limit``: ``coordinate`` is ``amount`` past the
     limit ``detail`` names; ``energy``: the ledger misses by ``amount``, ``detail`` says
     which ledger and the bound.
@@ -92,6 +102,9 @@ class Violation:
         if self.kind == SLIP:
             return (f"{' and '.join(self.parts)} slip {self.amount:.3g} against each other {when}, "
                     f"their sticky faces touching")
+        if self.kind == NOT_BLOCKED:
+            return (f"input {self.coordinate} of {' and '.join(self.parts)} said blocked {when}, yet the real "
+                    f"shapes let it move {self.amount:.3g} on ({self.detail})")
         return f"{self.kind} of {' and '.join(self.parts)} by {self.amount:.3g} {when}"
 
 
@@ -314,6 +327,60 @@ def _line_faces(scene: Scene, name: str, values: dict[str, float]) -> list[LineS
     return faces
 
 
+def unblocked(scene: Scene, values: dict[str, float], driving: dict[str, int],
+              probe: float) -> dict[str, float] | None:
+    """A pose the real shapes allow with each ``driving`` coordinate moved on its way
+    (``driving[name]``: 1 or -1) by ``probe`` (a rotation by the angle that moves its part's
+    farthest point that far), the other free coordinates searched within ``BLOCK_SPAN`` times
+    as far and their limits, and reached from ``values`` along a straight line on which no
+    two parts overlap deeper than the arc tolerance; None when there is none: the input is
+    blocked. The nearest such poses are tried first.
+
+    Only for mechanisms it can decide: at most two free coordinates besides the driving
+    ones, no linkage (its members would need their poses), no sticky faces (friction may
+    block an input the shapes let on), no shift along z. Otherwise None.
+    """
+    mechanism = scene.mechanism
+    free = [c for c in mechanism.coordinates if c.name not in driving]
+    if (mechanism.linkages or any(p.sticky for p in mechanism.parts) or len(free) > 2
+            or any(c.along_z for c in mechanism.coordinates)):
+        return None
+    tolerance = mechanism.tolerance
+    moved = {name: values[name] + way * _span(mechanism, name, probe) for name, way in driving.items()}
+    steps = BLOCK_STEPS if len(free) == 1 else BLOCK_STEPS // 10
+    axes = []
+    for spec in free:
+        low, high = (values[spec.name] + way * _span(mechanism, spec.name, BLOCK_SPAN * probe) for way in (-1, 1))
+        if spec.limits is not None:
+            low, high = max(low, spec.limits[0]), min(high, spec.limits[1])
+        axes.append(np.union1d(np.linspace(low, high, 2 * steps + 1), [values[spec.name]]))
+    scales = [_span(mechanism, spec.name, 1.0) for spec in free]
+    candidates = sorted(product(*axes), key=lambda pose: sum(((v - values[spec.name]) / scale) ** 2
+                                                             for v, spec, scale in zip(pose, free, scales)))
+    for pose in candidates:
+        target = {**values, **moved, **{spec.name: float(v) for spec, v in zip(free, pose)}}
+        if not overlaps(mechanism, target, tolerance.overlap, scene) and _reached(scene, values, target, probe):
+            return target
+    return None
+
+
+def _span(mechanism: Mechanism, name: str, length: float) -> float:
+    """The change of a coordinate that moves its part's farthest point ``length``."""
+    spec = mechanism.coordinate(name)
+    return length / _reach(mechanism, spec) if spec.is_angle else length
+
+
+def _reached(scene: Scene, start: dict[str, float], end: dict[str, float], probe: float) -> bool:
+    """Is the straight line from ``start`` to ``end`` free of overlaps deeper than the arc
+    tolerance, checked at steps that move no point more than a tenth of ``probe``?"""
+    mechanism = scene.mechanism
+    moves = [abs(end[n] - start[n]) / _span(mechanism, n, 1.0) for n in start if end[n] != start[n]]
+    count = max(2, math.ceil(10 * max(moves, default=0.0) / probe))
+    return not any(overlaps(mechanism, {n: start[n] + t * (end[n] - start[n]) for n in start},
+                            mechanism.tolerance.arc, scene)
+                   for t in np.linspace(0.0, 1.0, count + 1)[1:-1])
+
+
 def _at_limit(mechanism: Mechanism, spec, value: float, direction: float) -> bool:
     """Is the coordinate on the limit it would pass moving in ``direction``?"""
     if spec.limits is None or direction == 0:
@@ -362,7 +429,34 @@ def replay(trace: Trace | DynamicTrace) -> list[Violation]:
             if at_rest and not held(scene, values, name, force.direction, tolerance.support_probe):
                 violations.append(Violation(HELD_BY_NOTHING, time, segment, (mechanism.coordinate(name).part,),
                                             tolerance.support_probe, name))
-    return violations
+    return violations + _false_jams(trace, scene)
+
+
+def _false_jams(trace: Trace, scene: Scene) -> list[Violation]:
+    """A violation for each segment that ended with its input blocked where the real shapes
+    let the input on (:func:`unblocked`)."""
+    mechanism = trace.mechanism
+    names = [c.name for c in mechanism.coordinates]
+    probe = BLOCK_PROBE * mechanism.tolerance.arc
+    found = []
+    for segment in trace.segments:
+        if segment.end != EndReason.INPUT_BLOCKED or not segment.first.roots:
+            continue
+        driving = {names[j]: segment.first.signs[j] for j in segment.first.roots if segment.first.signs[j]}
+        values = dict(zip(names, map(float, segment.finish)))
+        if driving and not any(_at_limit(mechanism, mechanism.coordinate(n), values[n], way)
+                               for n, way in driving.items()):
+            pose = unblocked(scene, values, driving, probe)
+            if pose is not None:
+                name = next(iter(driving))
+                found.append(Violation(NOT_BLOCKED, segment.end_time, segment.index,
+                                       tuple(sorted({mechanism.coordinate(n).part for n in driving})),
+                                       probe, name, f"free at {_pose_text(pose, names)}"))
+    return found
+
+
+def _pose_text(pose: dict[str, float], names: list[str]) -> str:
+    return ", ".join(f"{n} = {pose[n]:.6g}" for n in names)
 
 
 # -- full dynamics ---------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ the first trace is replayed through the real shapes. Failures are counted indepe
 * ``slip``: two parts whose sticky faces grip at a sample and the next (sticky material
   touching sticky material, ``cspace.testing.grips``) moved against each other in
   between (friction holds them in tandem);
+* ``not blocked``: a segment ended with its input blocked where the real shapes let the
+  input on, the parts it drives moving out of its way (``cspace.testing.unblocked``);
 * ``closed form``: a release case (or a released rotation) whose held part is not
   released when it must be, or does not end where it must (a released rotation also
   settles where it must at t = 0); a pin that does not rise into the first hole it fits;
@@ -59,7 +61,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository's root: the generators are test support
 
 from cspace import analyze, loads, trace  # noqa: E402
-from cspace.testing import HELD_BY_NOTHING, OVERLAP, SLIP, assert_traces_equal, replay  # noqa: E402
+from cspace.testing import HELD_BY_NOTHING, NOT_BLOCKED, OVERLAP, SLIP, assert_traces_equal, replay  # noqa: E402
 from tests.support.dynamic_draws import DYNAMIC, KNOWN_FAILING, check  # noqa: E402
 from tests.support.fuzz import (  # noqa: E402
     FAMILIES,
@@ -72,7 +74,8 @@ from tests.support.fuzz import (  # noqa: E402
     metamorphic_errors,
 )
 
-FAILURES = ("overlap", "held by nothing", "slip", "closed form", "metamorphic", "hang", "crash", "nondeterministic")
+FAILURES = ("overlap", "held by nothing", "slip", "not blocked", "closed form", "metamorphic", "hang", "crash",
+            "nondeterministic")
 DYNAMIC_FAILURES = ("overlap", "limit", "energy", "closed form", "hang", "crash", "nondeterministic")
 
 
@@ -107,7 +110,8 @@ def run_case(job: tuple[int, float, tuple[str, ...], bool]) -> tuple[int, str, s
             failures.add("nondeterministic")
             details.append(str(error))
         for violation in replay(first):
-            failures.add({OVERLAP: "overlap", HELD_BY_NOTHING: "held by nothing", SLIP: "slip"}[violation.kind])
+            failures.add({OVERLAP: "overlap", HELD_BY_NOTHING: "held by nothing", SLIP: "slip",
+                          NOT_BLOCKED: "not blocked"}[violation.kind])
             details.append(str(violation))
         errors = closed_form_errors(first, case.expected)
         if errors:
