@@ -20,7 +20,7 @@ from cspace import ModelError, TraceError, analyze, describe, load, loads, trace
 from cspace.kernels.contact_curves import Shape, place, rotation_intervals, translation_intervals
 from cspace.model.checks import overlap_depth
 from cspace.spaces import rotation
-from cspace.testing import OVERLAP, Scene, replay
+from cspace.testing import NOT_BLOCKED, OVERLAP, Scene, replay
 
 from .common import analyzed, each, fixture_path, seeds, slow, traced
 from .support.oracles import contact_edges_overlapping
@@ -500,6 +500,41 @@ def test_the_geneva_drive_at_fine_arc_tolerances_replays_clean():
     stops = [s.start_time for s, before in zip(result.segments[1:], result.segments) if before.first.signs[w]
              and not s.first.signs[w]]
     assert stops == pytest.approx([5 * math.pi / 4, 13 * math.pi / 4], abs=2e-4)
+
+
+def _at_length(name: str, length: float):
+    """A fixture's analysis at ``[tolerance] length`` (the cache off: the code under test changes)."""
+    return analyze(replace(load(fixture_path(name)), tolerance_factors=(("length", length),)))
+
+
+def test_the_geneva_drive_at_a_fine_length_tolerance_turns_its_wheel_to_the_end(monkeypatch):
+    """At length 1e-8 the trace stopped in the first engagement, its input blocked (t = 3.288),
+    where the real shapes let the crank on: a short edge of the pin's contact curve on the slot
+    wall (3e-6 tall, slope 1.9) leaned less than the cleaning distance and was stood upright,
+    a wall across the path. Now the wheel turns a quarter per engagement and stops where the
+    pin leaves (as at the default tolerances), and the replay finds no false jam."""
+    monkeypatch.setenv("CSPACE_CACHE", "off")
+    result = trace(_at_length("geneva", 1e-8))
+    assert result.end_reason == "time allotment used"
+    assert replay(result) == []
+    w = result.mechanism.coordinate_index["w"]
+    stops = [s.start_time for s, before in zip(result.segments[1:], result.segments) if before.first.signs[w]
+             and not s.first.signs[w]]
+    assert stops == pytest.approx([5 * math.pi / 4, 13 * math.pi / 4], abs=2e-4)
+
+
+@slow
+def test_the_replay_catches_the_false_jam_of_an_edge_stood_upright(monkeypatch):
+    """The oracle taught by that bug (cspace.testing.unblocked): with every short edge stood
+    upright again (the code as it was), the replay says the input was blocked where the real
+    shapes let the crank turn on, the wheel moving out of its way."""
+    monkeypatch.setenv("CSPACE_CACHE", "off")
+    monkeypatch.setattr(rotation, "UPRIGHT", 0)
+    result = trace(_at_length("geneva", 1e-8))
+    assert result.end_reason == "input blocked"
+    (violation,) = replay(result)
+    assert violation.kind == NOT_BLOCKED and violation.coordinate == "a"
+    assert "said blocked" in str(violation)
 
 
 def test_a_bar_turning_against_a_stop_is_blocked_where_it_touches():

@@ -62,6 +62,11 @@ ROUNDING = 0.05  # a grown corner's arc is flattened within this fraction of the
 TURN = 2 * math.pi
 QUARTERS = (0.25, 0.5, 0.75)  # where a chord is checked against its curve
 CLEAN = 4  # blocked outlines are cleaned of vertices this many length tolerances apart (and grown as much)
+# An outline's edge leaning at most the cleaning distance is stood upright only if it is at
+# least this many times taller than its lean: a vertical contact's outline leans a hair over
+# its height (a millionth in the tests), where a short edge of a sloped contact curve (the
+# Geneva's pin on a slot wall, slope 1.9) stood upright would be a wall across the path.
+UPRIGHT = 1000
 # Placements times both outlines' vertices solved at once, at most: the contact-curve arrays
 # take about 100 bytes per (placement, vertex), so a batch holds about 100 MB whatever the
 # sweep asks for (a 1000-vertex wavy cam once asked for 6048 placements at once: 0.6 GB, and
@@ -503,7 +508,8 @@ def _periodic(grown: list[np.ndarray], cell: tuple[int, int, int, int], wraps: l
 
 def stood_upright(rings: list[np.ndarray], cell: tuple[int, int, int, int], snap: float) -> list[np.ndarray]:
     """The blocked outlines with every edge that leans less than ``snap`` grid steps across
-    its height stood upright, its inner end moved out to the outer's abscissa.
+    its height, and less than a thousandth of it (``UPRIGHT``), stood upright, its inner end
+    moved out to the outer's abscissa.
 
     The free space is cut by verticals through vertices. A contact that keeps one angle while
     the other coordinate moves (a stop sliding along the face it holds a bar with) is a
@@ -521,7 +527,7 @@ def stood_upright(rings: list[np.ndarray], cell: tuple[int, int, int, int], snap
         for k in range(n):
             p, q = ring[k], ring[(k + 1) % n]
             dx, dy = int(q[0] - p[0]), int(q[1] - p[1])
-            if dx == 0 or abs(dx) > snap or abs(dy) <= snap:
+            if dx == 0 or abs(dx) > snap or abs(dy) <= snap or abs(dy) < UPRIGHT * abs(dx):
                 continue
             # The blocked side is on the left of p -> q: going up, the free side is to the right.
             target = max(p[0], q[0]) if dy > 0 else min(p[0], q[0])
