@@ -23,8 +23,9 @@ What it does, per scenario:
    the bisection's answer to the end of the run is printed as hit or miss. pymunk's
    events are detected every step from Python, in runs that are not timed.
 2. **cspace's tolerance**: cspace at its default arc tolerance (1e-4 of its size), then
-   ``[tolerance] arc`` = 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6 (5e-5, 1e-5 with ``--quick``)
-   until its own event error meets the target. The loosest that meets it is raced; if
+   ``[tolerance] arc`` = 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6 (5e-5, 1e-5 with ``--quick``),
+   then the default and each of these arcs again with ``length`` = 1e-8 (the default is
+   1e-7), until its own event error meets the target. The loosest that meets it is raced; if
    none does, the one with the smallest error is, and the tables say so. For each: the
    pair spaces' regions, analyze and trace time (one run), event error and
    ``cspace.testing.replay``'s overlap violations; cspace's events come from its segments.
@@ -101,8 +102,13 @@ TOOLS = ROOT / "tools"
 FIXTURE = ROOT / "fixtures" / "feeder.toml"
 GENEVA = ROOT / "fixtures" / "geneva.toml"
 TARGET = 1e-3  # s: the largest event error either program may have
-FINE_ARCS = (5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6)  # [tolerance] arc tried, in order, where the default misses
-QUICK_ARCS = (5e-5, 1e-5)
+ARCS = (5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6)
+FINE_LENGTH = 1e-8  # [tolerance] length tried with each arc where no arc alone meets the target
+# [tolerance] (arc, length) tried in order where the default misses (None: the default): the finer
+# arcs, then each arc again with the finer length (the Geneva's pin stands 7.5e-6 off the wall it
+# will push, 1.6 default length tolerances: only a finer length lets the start be placed).
+FINE_ARCS = tuple((arc, None) for arc in ARCS) + tuple((arc, FINE_LENGTH) for arc in (None, *ARCS))
+QUICK_ARCS = ((5e-5, None), (1e-5, None))
 SEARCH_FROM = 50  # the coarsest pymunk step tried is 1/SEARCH_FROM
 SEARCH_LIMIT = 20000  # the finest is 1/SEARCH_LIMIT
 SINGLE_RUN_FROM = 30  # N-block feeders from this size are timed once
@@ -193,9 +199,10 @@ def steady_step(meets: Callable[[int], bool], boundary: int, run: int) -> tuple[
 
 @dataclass
 class ArcRow:
-    """cspace at one arc tolerance (None: the file's default): its pair spaces, times, error, replay."""
+    """cspace at one arc and length tolerance (None: the file's default): its pair spaces, times, error, replay."""
 
     arc: float | None
+    length: float | None = None
     regions: int = 0
     analyze_seconds: float = math.nan
     trace_seconds: float = math.nan
@@ -205,20 +212,24 @@ class ArcRow:
     result: Trace | None = None
 
     def label(self) -> str:
-        return "default" if self.arc is None else f"{self.arc:g}"
+        arc = "default" if self.arc is None else f"{self.arc:g}"
+        return arc if self.length is None else f"{arc}, length {self.length:g}"
 
 
-def mechanism_text(fixture: Path, arc: float | None) -> str:
-    """The fixture, with ``[tolerance] arc = arc`` unless arc is None (then as it is)."""
+def mechanism_text(fixture: Path, arc: float | None, length: float | None = None) -> str:
+    """The fixture, with ``[tolerance] arc = arc`` and ``length = length`` where they are not None."""
     text = fixture.read_text()
-    return text if arc is None else text + f"\n[tolerance]\narc = {arc!r}\n"
+    settings = "".join(f"{key} = {value!r}\n" for key, value in (("arc", arc), ("length", length)) if value is not None)
+    return text + f"\n[tolerance]\n{settings}" if settings else text
 
 
-def arc_row(fixture: Path, arc: float | None, error_of: Callable[[Trace], float]) -> ArcRow:
-    """Analyze cold and trace once at ``arc``; the event error and replay's overlap violations."""
-    row = ArcRow(arc)
+def arc_row(fixture: Path, arc: float | None, error_of: Callable[[Trace], float],
+            length: float | None = None) -> ArcRow:
+    """Analyze cold and trace once at ``arc`` and ``length``; the event error and replay's overlap violations."""
+    row = ArcRow(arc, length)
     try:
-        row.analyze_seconds, analysis = timed(lambda: analyze(loads(mechanism_text(fixture, arc)), workers=WORKERS))
+        row.analyze_seconds, analysis = timed(lambda: analyze(loads(mechanism_text(fixture, arc, length)),
+                                                              workers=WORKERS))
         row.regions = sum(len(p.regions) for p in analysis.pairs)
         row.trace_seconds, row.result = timed(lambda: trace(analysis))
     except CspaceError as error:
@@ -229,13 +240,14 @@ def arc_row(fixture: Path, arc: float | None, error_of: Callable[[Trace], float]
     return row
 
 
-def search_arc(fixture: Path, error_of: Callable[[Trace], float], arcs: tuple[float, ...]) -> list[ArcRow]:
-    """cspace at the default arc tolerance, then at each finer one until its event error meets the target."""
+def search_arc(fixture: Path, error_of: Callable[[Trace], float],
+               arcs: tuple[tuple[float | None, float | None], ...]) -> list[ArcRow]:
+    """cspace at its default tolerances, then at each (arc, length) in turn until its event error meets the target."""
     rows = [arc_row(fixture, None, error_of)]
-    for arc in arcs:
+    for arc, length in arcs:
         if rows[-1].error <= TARGET:
             break
-        rows.append(arc_row(fixture, arc, error_of))
+        rows.append(arc_row(fixture, arc, error_of, length))
     return rows
 
 
@@ -437,7 +449,7 @@ def race(scenario: Scenario, settings: Settings, folder: Path) -> Race:
     if search.chosen is None:
         return found
     mechanism = folder / f"{scenario.fixture.stem}.toml"
-    mechanism.write_text(mechanism_text(scenario.fixture, found.arc.arc))
+    mechanism.write_text(mechanism_text(scenario.fixture, found.arc.arc, found.arc.length))
     layout = folder / f"{scenario.fixture.stem}-pymunk.json"
     layout.write_text(json.dumps(scenario.layout))
     found.same_final = peer_process_agrees(scenario, layout, search.dt, settings.iterations)
@@ -543,16 +555,25 @@ def corner_difference(a: list[tuple[float, float]], b: list[tuple[float, float]]
 
 def cspace_wheel_events(result: Trace) -> tuple[list[float], list[float]]:
     """When cspace's wheel starts and stops: a segment in which it moves (its velocity's sign, constant over
-    a segment) after one in which it does not, and the reverse."""
+    a segment) after one in which it does not, and the reverse, counted when the new state lasts
+    ``peer_geneva.HOLD``, the rule pymunk's events are read by (:func:`peer_geneva.wheel_events`): the pin
+    touching a slot's mouth corner in passing is an instant's segment, not a start."""
     w = result.mechanism.coordinate_index["w"]
+    states = [(segment.start_time, segment.end_time, segment.first.signs[w] != 0) for segment in result.segments]
     starts: list[float] = []
     stops: list[float] = []
     moving = False
-    for segment in result.segments:
-        now = segment.first.signs[w] != 0
-        if now != moving:
-            (starts if now else stops).append(segment.start_time)
-        moving = now
+    for i, (start, _, now) in enumerate(states):
+        if now == moving:
+            continue
+        end = start
+        for _, later_end, later in states[i:]:
+            if later != now:
+                break
+            end = later_end
+        if end - start >= peer_geneva.HOLD or i + 1 == len(states) or end >= states[-1][1]:
+            (starts if now else stops).append(start)
+            moving = now
     return starts, stops
 
 
@@ -699,16 +720,17 @@ def print_search(search: StepSearch) -> None:
 
 def print_arcs(found: Race) -> None:
     """cspace's event error at each arc tolerance tried, the one raced marked."""
-    print(f"cspace at [tolerance] arc (relative to its size; the default is {found.default_arc():g}), until its "
+    print(f"cspace at [tolerance] arc and length (relative to its size; the default arc is "
+          f"{found.default_arc():g}), until its "
           "own event error meets the target:")
-    print(f"  {'arc':<16}{'regions':>9}{'analyze':>10}{'trace':>10}{'event err':>11}{'replay overlaps':>17}")
+    print(f"  {'arc, length':<24}{'regions':>9}{'analyze':>10}{'trace':>10}{'event err':>11}{'replay overlaps':>17}")
     for row in found.arcs:
         mark = "  <- raced" if row is found.arc else ""
         if row.failure:
-            print(f"  {row.label():<16}{row.regions:>9}{seconds_text(row.analyze_seconds):>10}  fails: "
+            print(f"  {row.label():<24}{row.regions:>9}{seconds_text(row.analyze_seconds):>10}  fails: "
                   f"{row.failure[:120]}")
             continue
-        print(f"  {row.label():<16}{row.regions:>9}{seconds_text(row.analyze_seconds):>10}"
+        print(f"  {row.label():<24}{row.regions:>9}{seconds_text(row.analyze_seconds):>10}"
               f"{seconds_text(row.trace_seconds):>10}{error_text(row.error):>11}{row.overlaps:>17}{mark}")
     if found.arc.error > TARGET:
         print(f"  ! cspace misses the {TARGET:g} s target at every arc tried: raced at arc "
