@@ -221,25 +221,36 @@ class RowTable:
             return self.bound[rows]
         return self.bound[rows] + self.per_turn[rows] @ np.array(turns, float)
 
-    def slack(self, q: np.ndarray) -> np.ndarray:
-        """Every row's slack at ``q``: negative where it is violated."""
-        return self.bound - self.A @ q
+    def slack(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """The slack of ``rows`` at ``q``: negative where violated. A sparse table reads those
+        rows' entries alone (a step of a pair with thousands of regions looks at a few of
+        them), summed in the order a product of the whole table sums them, so each slack is
+        the same to the last bit."""
+        A = self.A
+        if not sparse.issparse(A):
+            return (self.bound - A @ q)[rows]
+        starts = A.indptr[rows]
+        counts = A.indptr[rows + 1] - starts
+        firsts = np.cumsum(counts) - counts
+        entries = np.repeat(starts - firsts, counts) + np.arange(int(counts.sum()))
+        products = A.data[entries] * q[A.indices[entries]]
+        sums = np.zeros(len(rows))
+        filled = counts > 0
+        if filled.any():
+            sums[filled] = np.add.reduceat(products, firsts[filled])
+        return self.bound[rows] - sums
 
-    def least(self, slack: np.ndarray, flat: np.ndarray | None = None) -> np.ndarray:
-        """Per region (flat index ``base[p] + i``): its rows' least slack; negative outside it,
-        about zero on its boundary, inf for a region without rows. With ``flat``, only those
-        regions' (the others inf): a step looks at a few regions of a pair with thousands."""
+    def least(self, q: np.ndarray, flat: np.ndarray) -> np.ndarray:
+        """Per region (flat index ``base[p] + i``): its rows' least slack at ``q``; negative
+        outside it, about zero on its boundary. Only regions ``flat`` are measured (the others
+        inf, as a region without rows): a step looks at a few regions of a pair with thousands."""
         least = np.full(len(self.count), np.inf)
-        if flat is None:
-            if len(slack):
-                least[self._filled] = np.minimum.reduceat(slack, self.start[self._filled])
-            return least
         flat = flat[self._filled[flat]]
         if len(flat):
             counts = self.count[flat]
             firsts = np.cumsum(counts) - counts
             rows = np.repeat(self.start[flat] - firsts, counts) + np.arange(int(counts.sum()))
-            least[flat] = np.minimum.reduceat(slack[rows], firsts)
+            least[flat] = np.minimum.reduceat(self.slack(rows, q), firsts)
         return least
 
     def stacked(self, which: np.ndarray, below: np.ndarray) -> np.ndarray | sparse.csr_array:

@@ -313,14 +313,13 @@ class RegionDiagram:
         if self._last_points is not None:
             changed[:] = False
             changed[self.layout.point_owner[everything != self._last_points]] = True
-        slack = table.slack(local)
         few = (changed & (table.regions <= FEW_REGIONS)).nonzero()[0]
         many = (changed & (table.regions > FEW_REGIONS)).nonzero()[0]
         alone = many[self._alone[many] >= 0]
         counts = table.regions[few]
         looked = np.concatenate([np.repeat(table.base[few] - np.cumsum(counts) + counts, counts)
                                  + np.arange(int(counts.sum())), table.base[alone] + self._alone[alone]])
-        least = table.least(slack, looked)
+        least = table.least(local, looked)
         self._look_few(few, everything, least)
         self._look_many(many, everything, least)
         self._last_points = everything
@@ -328,7 +327,7 @@ class RegionDiagram:
         numbers = np.array([i for p in touching.tolist() for i in self._found[p]], int)
         pairs = np.repeat(touching, [len(self._found[p]) for p in touching.tolist()])
         rows = table.indices(pairs, numbers)
-        rows = rows[slack[rows] <= self._length_tol]
+        rows = rows[table.slack(rows, local) <= self._length_tol]
         G, owners, sources = table.rows(rows, dense=True), table.owner[rows], table.region[rows]
         choices = Choices(tuple(self._found), self._touch.copy(), self._several.copy(), self._first.copy(),
                           everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)), turns)
