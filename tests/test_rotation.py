@@ -447,6 +447,26 @@ def test_a_cleaned_outline_stays_within_the_cleaning_distance_and_keeps_no_close
     assert len(out) < len(ring) / 4  # it does clean
 
 
+@pytest.mark.parametrize("seed", seeds(12, 4))
+def test_the_chords_measured_together_are_those_measured_one_by_one(seed):
+    """rotation._close_chords gives each chord :func:`rotation._deviation`'s answer: on random
+    grid rings with repeated points (chords of no length), collinear runs, clean distances
+    at a measured deviation exactly, and coordinates too large for their products to be exact."""
+    rng = np.random.default_rng(seed)
+    for scale in (3, 1000, 2 ** 40):
+        n = int(rng.integers(3, 60))
+        ring = rng.integers(-scale, scale, (n, 2))
+        ring[rng.random(n) < 0.2] = ring[0]
+        ring[1:4] = ring[1] + np.arange(3)[:, None] * (ring[1] - ring[0] + 1)  # collinear: deviation 0
+        at = np.sort(rng.choice(n, int(rng.integers(1, n + 1)), replace=False))
+        lengths = (np.roll(at, -1) - at) % n
+        lengths[lengths == 0] = n
+        deviations = [rotation._deviation(ring[np.arange(i, i + m + 1) % n]) for i, m in zip(at, lengths)]
+        for clean in (0.0, float(rng.uniform(0, scale)), *deviations[:3]):
+            expected = [d <= clean for d in deviations]
+            assert rotation._close_chords(ring, at, lengths, clean).tolist() == expected
+
+
 def test_pyclippers_cleaning_alone_strays_far_beyond_its_distance():
     """The check above fails on pyclipper's CleanPolygon, which cspace used alone: its
     vertex-by-vertex removals compound along a densely sampled curve."""

@@ -888,11 +888,38 @@ def _within(ring: np.ndarray, kept: np.ndarray, clean: float) -> list:
     ends = np.roll(at, -1)
     lengths = (ends - at) % n
     lengths[lengths == 0] = n
-    pieces = []
-    for i, length in zip(at.tolist(), lengths.tolist()):
-        span = ring[np.arange(i, i + length + 1) % n]
-        pieces.append(span[:1] if _deviation(span) <= clean else _simplified_chain(span, clean)[:-1])
-    return np.vstack(pieces).tolist()
+    close = _close_chords(ring, at, lengths, clean)
+    points = ring.tolist()
+    out = []
+    for i, length, kept_close in zip(at.tolist(), lengths.tolist(), close.tolist()):
+        if kept_close:
+            out.append(points[i])
+        else:
+            out.extend(_simplified_chain(ring[np.arange(i, i + length + 1) % n], clean)[:-1].tolist())
+    return out
+
+
+def _close_chords(ring: np.ndarray, at: np.ndarray, lengths: np.ndarray, clean: float) -> np.ndarray:
+    """Per chord from ``ring[at[k]]`` over ``lengths[k]`` steps: is :func:`_deviation` of the
+    vertices it replaces at most ``clean``? The same answers, most of them at once: a chord
+    over one vertex (the usual cleaning) is measured for all such chords together, in the
+    arithmetic of :func:`_deviation` (each dot product a matmul of a row by a column, as
+    there: numpy's same dot routine, the same bits), and a chord over none deviates by nothing."""
+    n = len(ring)
+    close = np.zeros(len(at), bool)
+    close[lengths == 1] = 0.0 <= clean
+    single = np.flatnonzero(lengths == 2)
+    if len(single):
+        a, inner, b = (ring[(at[single] + step) % n].astype(float) for step in range(3))
+        d, inner = b - a, inner - a
+        dd = np.matmul(d[:, None, :], d[:, :, None])[:, 0, 0]
+        moving = dd != 0  # d.any()
+        t = np.zeros(len(single))
+        t[moving] = np.clip(np.matmul(inner[moving, None, :], d[moving, :, None])[:, 0, 0] / dd[moving], 0.0, 1.0)
+        close[single] = np.hypot(inner[:, 0] - t * d[:, 0], inner[:, 1] - t * d[:, 1]) <= clean
+    for k in np.flatnonzero(lengths > 2).tolist():
+        close[k] = _deviation(ring[np.arange(at[k], at[k] + lengths[k] + 1) % n]) <= clean
+    return close
 
 
 def _positions(ring: np.ndarray, kept: np.ndarray) -> np.ndarray | None:
