@@ -8,8 +8,9 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-KERNELS = [Extension("cspace.kernels.propagation", ["cspace/kernels/propagation.pyx"],
+KERNELS = [Extension(f"cspace.kernels.{name}", [f"cspace/kernels/{name}.pyx"],
                      include_dirs=[numpy.get_include()],
-                     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])]
+                     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
+           for name in ("propagation", "slack")]
 
 setup(ext_modules=cythonize(KERNELS, compiler_directives={"language_level": 3}))

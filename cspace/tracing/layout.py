@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from ..kernels.slack import moved_pairs, rows_slack, tight_rows
 from ..model.mechanism import Mechanism
 from ..spaces.pairspace import PairSpace
 
@@ -151,6 +152,34 @@ def _tangents_zeroed(rows: np.ndarray, norms: np.ndarray, tangent: float) -> np.
     return rows
 
 
+_NONE, _NO_INDEX = np.zeros(0), np.zeros(0, np.intp)
+
+
+def _kernel_slack(slack: np.ndarray | RowSlack) -> tuple[np.ndarray, ...]:
+    """The slack as the kernels take it: every row's (and no CSR arrays), or the CSR arrays
+    and the configuration to compute rows from (and no slack)."""
+    if isinstance(slack, RowSlack):
+        return _NONE, slack.indptr, slack.indices, slack.data, slack.bound, slack.x
+    return np.ascontiguousarray(slack, float), _NO_INDEX, _NO_INDEX, _NONE, _NONE, _NONE
+
+
+@dataclass
+class RowSlack:
+    """A sparse row table's slack at one configuration, row by row as asked for:
+    ``slack[rows]`` is ``bound[rows] - A[rows] @ x`` (:func:`cspace.kernels.slack.rows_slack`),
+    the same numbers as in the product of every row (:meth:`RowTable.slack`)."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    bound: np.ndarray
+    x: np.ndarray
+
+    def __getitem__(self, rows: np.ndarray) -> np.ndarray:
+        return rows_slack(self.indptr, self.indices, self.data, self.bound, self.x,
+                          np.asarray(rows, np.intp))
+
+
 class RowTable:
     """Every pairwise region's rows over the mechanism's coordinates: ``A @ q <= bound``.
 
@@ -195,7 +224,10 @@ class RowTable:
         self.base = np.cumsum(self.regions) - self.regions
         self.owner = np.repeat(np.repeat(np.arange(len(pairs)), self.regions), self.count)
         self.region = np.repeat(np.arange(len(self.count)) - np.repeat(self.base, self.regions), self.count)
-        self._filled = self.count > 0
+        self._extents = tuple(np.ascontiguousarray(a, np.intp) for a in (self.regions, self.base, self.start, self.count))
+        # A sparse table's arrays in the kernel's index type, once (rows_slack).
+        self._csr = (self.A.indptr.astype(np.intp), self.A.indices.astype(np.intp), self.A.data) \
+            if sparse.issparse(self.A) else None
         # Each row's entries in its pair's columns (padded with zeros on a column past the
         # last): a few rows made dense without indexing the sparse matrix.
         width = max((len(where) for where in columns), default=0)
@@ -221,37 +253,35 @@ class RowTable:
             return self.bound[rows]
         return self.bound[rows] + self.per_turn[rows] @ np.array(turns, float)
 
-    def slack(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """The slack of ``rows`` at ``q``: negative where violated. A sparse table reads those
-        rows' entries alone (a step of a pair with thousands of regions looks at a few of
-        them), summed in the order a product of the whole table sums them, so each slack is
-        the same to the last bit."""
-        A = self.A
-        if not sparse.issparse(A):
-            return (self.bound - A @ q)[rows]
-        starts = A.indptr[rows]
-        counts = A.indptr[rows + 1] - starts
-        firsts = np.cumsum(counts) - counts
-        entries = np.repeat(starts - firsts, counts) + np.arange(int(counts.sum()))
-        products = A.data[entries] * q[A.indices[entries]]
-        sums = np.zeros(len(rows))
-        filled = counts > 0
-        if filled.any():
-            sums[filled] = np.add.reduceat(products, firsts[filled])
-        return self.bound[rows] - sums
+    def slack(self, q: np.ndarray) -> np.ndarray:
+        """Every row's slack at ``q``: negative where it is violated."""
+        return self.bound - self.A @ q
 
-    def least(self, q: np.ndarray, flat: np.ndarray) -> np.ndarray:
-        """Per region (flat index ``base[p] + i``): its rows' least slack at ``q``; negative
-        outside it, about zero on its boundary. Only regions ``flat`` are measured (the others
-        inf, as a region without rows): a step looks at a few regions of a pair with thousands."""
-        least = np.full(len(self.count), np.inf)
-        flat = flat[self._filled[flat]]
-        if len(flat):
-            counts = self.count[flat]
-            firsts = np.cumsum(counts) - counts
-            rows = np.repeat(self.start[flat] - firsts, counts) + np.arange(int(counts.sum()))
-            least[flat] = np.minimum.reduceat(self.slack(rows, q), firsts)
-        return least
+    def slack_at(self, q: np.ndarray) -> np.ndarray | RowSlack:
+        """The rows' slack at ``q``, to be indexed by the rows a step looks at: every row's
+        when the table is dense (one small product), else a :class:`RowSlack` that
+        computes only the rows asked for, with the bits of :meth:`slack`."""
+        if self._csr is None:
+            return self.slack(q)
+        return RowSlack(*self._csr, self.bound, np.ascontiguousarray(q, float))
+
+    def moved(self, slack: np.ndarray | RowSlack, changed: np.ndarray, alone: np.ndarray, tolerance: float,
+              few: int) -> tuple[list[tuple[int, tuple[int, ...], bool]], list[int]]:
+        """The pairs among ``changed`` (a mask) whose candidate regions a step must find again,
+        from their regions' least slack (``slack``: :meth:`slack_at`'s); ``alone[p]`` is the
+        region pair p was alone in, else -1. A pair of at most ``few`` regions is looked at
+        whole: ``(p, the regions holding its point, whether it is near their boundary)``
+        unless exactly one holds it, away from its boundary, and that is ``alone[p]``; a pair
+        of more is listed (p) unless its point is strictly inside ``alone[p]``
+        (:func:`cspace.kernels.slack.moved_pairs`, compiled: the same minima and comparisons)."""
+        return moved_pairs(*_kernel_slack(slack), *self._extents, changed.view(np.uint8), alone, tolerance, few)
+
+    def tight(self, slack: np.ndarray | RowSlack, pairs: np.ndarray, regions: np.ndarray,
+              tolerance: float) -> np.ndarray:
+        """The rows of region ``regions[k]`` of pair ``pairs[k]``, for every k in order, whose
+        slack (:meth:`slack_at`'s) is at most ``tolerance`` (:func:`cspace.kernels.slack.tight_rows`)."""
+        flat = np.asarray(self.base[pairs] + regions, np.intp)
+        return tight_rows(*_kernel_slack(slack), self._extents[2], self._extents[3], flat, tolerance)
 
     def stacked(self, which: np.ndarray, below: np.ndarray) -> np.ndarray | sparse.csr_array:
         """Rows ``which`` of ``A`` with the dense rows ``below`` under them, dense or sparse as

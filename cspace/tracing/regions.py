@@ -267,7 +267,7 @@ class RegionDiagram:
         self._first = np.zeros(len(self.pairs), int)
         self._alone = np.full(len(self.pairs), -1)  # the one region of a pair that touches nothing, else -1
         self._last_points: np.ndarray | None = None
-        self._last_choices: tuple[np.ndarray, Choices] | None = None
+        self._last_choices: tuple[bytes, Choices] | None = None  # the configuration's bytes, its choices
         self._contacts: list[tuple | None] = [None] * len(self.pairs)  # per pair: (region, point), contacts
         tol = self.mechanism.tolerance
         self._length_tol = tol.length
@@ -304,7 +304,7 @@ class RegionDiagram:
         with few regions tests them all (for all such pairs at once); a pair with many
         is first checked strictly inside its one region, and otherwise asks its R-tree.
         """
-        if self._last_choices is not None and np.array_equal(self._last_choices[0], q):
+        if self._last_choices is not None and self._last_choices[0] == q.tobytes():
             return self._last_choices[1]
         table = self.layout.table
         local, turns = self.layout.wrapped(q)
@@ -313,60 +313,24 @@ class RegionDiagram:
         if self._last_points is not None:
             changed[:] = False
             changed[self.layout.point_owner[everything != self._last_points]] = True
-        few = (changed & (table.regions <= FEW_REGIONS)).nonzero()[0]
-        many = (changed & (table.regions > FEW_REGIONS)).nonzero()[0]
-        alone = many[self._alone[many] >= 0]
-        counts = table.regions[few]
-        looked = np.concatenate([np.repeat(table.base[few] - np.cumsum(counts) + counts, counts)
-                                 + np.arange(int(counts.sum())), table.base[alone] + self._alone[alone]])
-        least = table.least(local, looked)
-        self._look_few(few, everything, least)
-        self._look_many(many, everything, least)
+        slack = table.slack_at(local)  # of a large table, only the rows looked at
+        few, many = table.moved(slack, changed, self._alone, self._length_tol, FEW_REGIONS)
+        slices = self.layout.slices
+        for p, found, near in few:
+            self._update(p, found, near, everything[slices[p]:slices[p + 1]])
+        for p in many:
+            point = everything[slices[p]:slices[p + 1]]
+            self._update(p, tuple(self.pairs[p].regions_at(point, self._length_tol)), True, point)
         self._last_points = everything
         touching = self._touch.nonzero()[0]
         numbers = np.array([i for p in touching.tolist() for i in self._found[p]], int)
         pairs = np.repeat(touching, [len(self._found[p]) for p in touching.tolist()])
-        rows = table.indices(pairs, numbers)
-        rows = rows[table.slack(rows, local) <= self._length_tol]
+        rows = table.tight(slack, pairs, numbers, self._length_tol)
         G, owners, sources = table.rows(rows, dense=True), table.owner[rows], table.region[rows]
         choices = Choices(tuple(self._found), self._touch.copy(), self._several.copy(), self._first.copy(),
                           everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)), turns)
-        self._last_choices = (q.copy(), choices)
+        self._last_choices = (q.tobytes(), choices)
         return choices
-
-    def _look_few(self, pairs: np.ndarray, everything: np.ndarray, least: np.ndarray) -> None:
-        """Candidates of pairs with few regions: every region of every pair tested at once
-        (``least`` holds every region's least slack)."""
-        if not len(pairs):
-            return
-        table, tol = self.layout.table, self._length_tol
-        counts = table.regions[pairs]
-        starts = np.cumsum(counts) - counts
-        numbers = np.arange(int(counts.sum())) - np.repeat(starts, counts)
-        least = least[np.repeat(table.base[pairs], counts) + numbers]
-        held = least >= -tol
-        holding = np.add.reduceat(held.astype(int), starts)
-        near = np.logical_or.reduceat(held & (least <= tol), starts)
-        only = np.maximum.reduceat(np.where(held, numbers, -1), starts)
-        # Still alone in the same region, away from its boundary: nothing to update.
-        settled = (holding == 1) & ~near & (only == self._alone[pairs])
-        for k in np.flatnonzero(~settled).tolist():
-            p = int(pairs[k])
-            found = tuple(numbers[starts[k]:starts[k] + counts[k]][held[starts[k]:starts[k] + counts[k]]].tolist())
-            point = everything[self.layout.slices[p]:self.layout.slices[p + 1]]
-            self._update(p, found, bool(near[k]), point)
-
-    def _look_many(self, pairs: np.ndarray, everything: np.ndarray, least: np.ndarray) -> None:
-        """Candidates of pairs with many regions: strictly inside the one they were in, or the R-tree."""
-        if not len(pairs):
-            return
-        tol = self._length_tol
-        held = self._alone[pairs] >= 0
-        stayed = np.zeros(len(pairs), bool)
-        stayed[held] = least[self.layout.table.base[pairs[held]] + self._alone[pairs[held]]] > tol
-        for p in pairs[~stayed].tolist():
-            point = everything[self.layout.slices[p]:self.layout.slices[p + 1]]
-            self._update(p, tuple(self.pairs[p].regions_at(point, tol)), True, point)
 
     def _update(self, p: int, found: tuple[int, ...], near: bool, point: np.ndarray) -> None:
         """Record pair p's candidate regions; it touches if one of them has a contact edge through its point."""
