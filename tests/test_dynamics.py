@@ -132,3 +132,29 @@ def test_an_external_step_with_a_moving_input_is_left_to_the_program():
     shortcut, program, _ = both(stack(2, table=False), 1.0, EXTERNAL, forces)
     assert shortcut is Undetermined.PROGRAM
     np.testing.assert_allclose(program.v, [1.0, -1.0, -1.0], atol=1e-9)
+
+
+def test_programs_over_remembered_columns_are_answered_as_by_a_fresh_dynamics():
+    """A program's columns come from its fixed rates and phase alone and are remembered
+    (``SimpleDynamics._columns``): programs posed one after another over other rows, rates
+    and phases, and one where every velocity is known, get what a fresh dynamics gives each,
+    and a caller changing a velocity it was given changes no later answer."""
+    forces = {2: GRAVITY}
+    cases = [(chain(3), INPUT, {0: 1.0}), (chain(3), INPUT, {0: 2.5}), (stack(2, False), EXTERNAL, {0: 0.0}),
+             (stack(2, True), EXTERNAL, {0: 0.0}), (chain(3), INPUT, {1: 1.0, 0: 1.0}),
+             (chain(3), INPUT, {0: 1.0, 1: 1.0, 2: 1.0}), (stack(2, False), INPUT, {0: 0.0})]
+
+    def dynamics() -> SimpleDynamics:
+        return SimpleDynamics(3, (), forces, ConstraintManager(1e-10), np.array([1.0, 2.0, 0.5]), 1e-9, 1e7)
+
+    shared, answers = dynamics(), set()
+    for rows, phase, fixed in cases + cases[::-1]:
+        ignore = np.zeros(len(rows) + 1, bool)
+        got = shared.velocity(region(rows), np.zeros(3), phase, fixed, ignore)
+        want = dynamics().velocity(region(rows), np.zeros(3), phase, fixed, ignore)
+        assert (got is None) == (want is None)
+        if got is not None:
+            assert (got.v.tolist(), got.objective) == (want.v.tolist(), want.objective)
+            answers.add(tuple(got.v.tolist()))
+            got.v[:] = 7.0
+    assert len(answers) >= 4

@@ -251,6 +251,7 @@ class SimpleDynamics:
         # A linkage's input and output move together (either drives the other).
         self._partners = np.array([(lk.input, lk.output) for lk in linkages], np.intp).reshape(-1, 2)
         self._programs: dict[tuple, Velocity | None] = {}
+        self._column_memo: dict[tuple, tuple[np.ndarray, ...]] = {}
 
     def velocity(self, region: MechanismRegion, q: np.ndarray, phase: str, fixed: dict[int, float],
                  ignore: np.ndarray, still: set[int] = frozenset(), grips: tuple[Grip, ...] = ()) -> Velocity | None:
@@ -472,40 +473,15 @@ class SimpleDynamics:
     def _solved(self, G: np.ndarray, phase: str, fixed: dict[int, float], directions: tuple[int, ...],
                 slopes: tuple[float, ...], friction: np.ndarray | None) -> Velocity | None:
         """The velocity program of :meth:`velocity_program` over the tight rows ``G``, solved."""
-        n = self.n
         relations = [] if friction is None else list(friction)
-        known = np.zeros(n)
-        for j, value in fixed.items():
-            known[j] = value
-        free = [j for j in range(n) if j not in fixed]
-        if not free:
+        known, spread, cost, lower, upper = self._columns(phase, fixed)
+        if not spread.shape[1]:
             # Every velocity known: still, a tight row they push into blocks the motion.
             if np.any(G @ known > np.abs(G) @ self.eps):
                 return None
             if any(abs(f @ known) > np.abs(f) @ self.eps for f in relations):
                 return None
-            return Velocity(0.0, known, directions, self.progress(known))
-        forced = [j for j in free if j in self.forces]
-        unforced = [j for j in free if j not in self.forces]
-        # Column c of the program adds ``spread[:, c]`` (in speed scales) to the free coordinates' velocities.
-        columns = forced + unforced + unforced
-        spread = np.zeros((n, len(columns)))
-        spread[columns[:len(forced) + len(unforced)], np.arange(len(forced) + len(unforced))] = 1.0
-        spread[unforced, np.arange(len(forced) + len(unforced), len(columns))] = -1.0
-        spread *= self.scales[:, None]
-        cost = np.full(len(columns), UNFORCED_WEIGHT)
-        lower = np.zeros(len(columns))
-        upper = np.full(len(columns), self.speed_limit)
-        for c, j in enumerate(forced):
-            direction, speed = self.forces[j]
-            # Progress as a fraction of the force's full speed. In an input step forces act
-            # infinitely faster than the input: a force faster than the step's speed scale
-            # weighs one per speed scale, so following what retreats always outweighs the
-            # unforced motion it pushes (UNFORCED_WEIGHT).
-            weight = self.scales[j] / speed if phase == EXTERNAL else max(self.scales[j] / speed, 1.0)
-            cost[c] = -direction * weight
-            cap = speed / self.scales[j] if phase == EXTERNAL else self.speed_limit
-            lower[c], upper[c] = (-self.speed_limit, cap) if direction > 0 else (-cap, self.speed_limit)
+            return Velocity(0.0, known.copy(), directions, self.progress(known))
         rows = G @ spread
         rhs = -(G @ known)
         touches = np.any(rows != 0, axis=1)
@@ -529,7 +505,7 @@ class SimpleDynamics:
             return Relation.ADDED
 
         for link, direction, slope in zip(self.linkages, directions, slopes):
-            relation = np.zeros(n)
+            relation = np.zeros(self.n)
             relation[link.output] = 1.0
             relation[link.input] -= slope
             added = equality(relation)
@@ -547,6 +523,49 @@ class SimpleDynamics:
             return None
         v = known + spread @ result.x
         return Velocity(result.objective, v, directions, self.progress(v))
+
+    def _columns(self, phase: str, fixed: dict[int, float]) -> tuple[np.ndarray, ...]:
+        """The velocity program's columns for the ``fixed`` rates in ``phase``, which no row
+        changes: ``(known, spread, cost, lower, upper)``, the known velocities, what each
+        column adds to the velocities (in speed scales) and its cost and bounds. Remembered
+        (read-only): a path's steps pose programs of other rows over the same columns."""
+        memo = (phase, tuple(sorted(fixed.items())))
+        found = self._column_memo.get(memo)
+        if found is not None:
+            return found
+        n = self.n
+        known = np.zeros(n)
+        for j, value in fixed.items():
+            known[j] = value
+        free = [j for j in range(n) if j not in fixed]
+        forced = [j for j in free if j in self.forces]
+        unforced = [j for j in free if j not in self.forces]
+        # Column c of the program adds ``spread[:, c]`` (in speed scales) to the free coordinates' velocities.
+        columns = forced + unforced + unforced
+        spread = np.zeros((n, len(columns)))
+        spread[columns[:len(forced) + len(unforced)], np.arange(len(forced) + len(unforced))] = 1.0
+        spread[unforced, np.arange(len(forced) + len(unforced), len(columns))] = -1.0
+        spread *= self.scales[:, None]
+        cost = np.full(len(columns), UNFORCED_WEIGHT)
+        lower = np.zeros(len(columns))
+        upper = np.full(len(columns), self.speed_limit)
+        for c, j in enumerate(forced):
+            direction, speed = self.forces[j]
+            # Progress as a fraction of the force's full speed. In an input step forces act
+            # infinitely faster than the input: a force faster than the step's speed scale
+            # weighs one per speed scale, so following what retreats always outweighs the
+            # unforced motion it pushes (UNFORCED_WEIGHT).
+            weight = self.scales[j] / speed if phase == EXTERNAL else max(self.scales[j] / speed, 1.0)
+            cost[c] = -direction * weight
+            cap = speed / self.scales[j] if phase == EXTERNAL else self.speed_limit
+            lower[c], upper[c] = (-self.speed_limit, cap) if direction > 0 else (-cap, self.speed_limit)
+        found = (known, spread, cost, lower, upper)
+        for array in found:
+            array.flags.writeable = False
+        if len(self._column_memo) >= PROGRAM_MEMO:
+            self._column_memo.clear()
+        self._column_memo[memo] = found
+        return found
 
     def _mode(self, region, tight, q, phase, fixed, v, directions) -> Mode:
         eps = self.eps
