@@ -269,6 +269,7 @@ class RegionDiagram:
         self._last_points: np.ndarray | None = None
         self._last_choices: tuple[np.ndarray, Choices] | None = None
         self._contacts: list[tuple | None] = [None] * len(self.pairs)  # per pair: (region, point), contacts
+        self._contact_sets: dict[frozenset, frozenset] = {}  # each set of contacts once, shared by the pieces
         tol = self.mechanism.tolerance
         self._length_tol = tol.length
         self._shifted = [p for p, pair in enumerate(self.pairs) if pair.shifts]
@@ -492,6 +493,8 @@ class RegionDiagram:
 
         Pairs with rows in ``region`` are in contact only where a row is tight; the
         others have not moved since ``still`` was found, and touch as they touched then.
+        Equal sets are one object: a stack's hundreds of contacts, held by piece after
+        piece, are held once.
         """
         key = region.key
         tight = region.tight(q)
@@ -504,7 +507,8 @@ class RegionDiagram:
         for p in np.flatnonzero(still.touching & ~present).tolist():
             found.update(self._pair_contacts(p, key[p], still.point(p)))
         found.update(region.stops[r] for r in np.flatnonzero(tight).tolist() if region.stops[r] is not None)
-        return frozenset(found)
+        contacts = frozenset(found)
+        return self._contact_sets.setdefault(contacts, contacts)
 
     def _pair_contacts(self, p: int, index: int, point: np.ndarray) -> frozenset:
         """Contacts of pair p at ``point`` of its region ``index``, remembered per pair: parts at

@@ -16,6 +16,7 @@ each linkage-table cell, the region exit found by a ratio test on the region's r
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -158,7 +159,7 @@ class Tracer:
             potential_regions=self.diagram.potential,
             explored_regions=len(self.diagram.stats.explored),
             nonempty_regions=len(self.diagram.stats.explored),  # see RegionStats
-            traversed_regions=len({p.key[:len(self.diagram.pairs)] for p in pieces}),
+            traversed_regions=traversed(pieces, len(self.diagram.pairs)),
             lp_solves=self.manager.solves, pieces=len(pieces), seconds=time.perf_counter() - start)
         return Trace.of(self.analysis, pieces, end, stats)
 
@@ -653,6 +654,14 @@ class Tracer:
             return self.mechanism.inputs[motion].sampling
         steps = [self.forces[j].sampling for j in roots if j in self.forces]
         return min(steps) if steps else min(f.sampling for f in self.mechanism.forces)
+
+
+def traversed(pieces: list[Piece], pairs: int) -> int:
+    """How many regions the pieces crossed: distinct keys over the ``pairs`` pairs (turns
+    aside), told apart by digest: a large mechanism's keys, as tuples, would take
+    hundreds of megabytes at once."""
+    return len({hashlib.blake2b(piece.key_array()[:pairs].astype(np.int64).tobytes(), digest_size=16).digest()
+                for piece in pieces})
 
 
 def unbeatable(best: Velocity | None, nonnegative: bool) -> bool:
