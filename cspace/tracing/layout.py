@@ -225,6 +225,14 @@ class RowTable:
         """Every row's slack at ``q``: negative where it is violated."""
         return self.bound - self.A @ q
 
+    def rates(self, rows: np.ndarray, velocity: np.ndarray, absolute: bool = False) -> np.ndarray:
+        """How fast each of ``rows`` changes at ``velocity`` (``A[rows] @ velocity``; with
+        ``absolute``, ``abs(A[rows]) @ velocity``), from the rows' few entries: no row of
+        the sparse matrix is taken out."""
+        padded = np.append(velocity, 0.0)
+        entries = self._entries[rows]
+        return np.einsum("ij,ij->i", np.abs(entries) if absolute else entries, padded[self._columns[rows]])
+
     def least(self, slack: np.ndarray, flat: np.ndarray | None = None) -> np.ndarray:
         """Per region (flat index ``base[p] + i``): its rows' least slack; negative outside it,
         about zero on its boundary, inf for a region without rows. With ``flat``, only those

@@ -160,7 +160,8 @@ class Choices:
     pair's first candidate, ``points`` holds every pair's point, pair p's at
     ``points[slices[p]:slices[p + 1]]``, and ``tight`` the rows tight there (of the
     pairs touching before :meth:`among`). ``turns`` are the whole turns taken off the
-    wrapping coordinates to find the points; every key ends with them.
+    wrapping coordinates to find the points; every key ends with them. ``slack`` is
+    every row of the layout's table at the configuration (:meth:`RowTable.slack`).
     """
 
     regions: tuple[tuple[int, ...], ...]
@@ -171,6 +172,7 @@ class Choices:
     slices: np.ndarray
     tight: TightRows
     turns: tuple[int, ...] = ()
+    slack: np.ndarray | None = None
 
     @cached_property
     def loose(self) -> np.ndarray:
@@ -199,7 +201,7 @@ class Choices:
     def among(self, active: np.ndarray) -> Choices:
         """The same choices with every pair outside ``active`` (a mask) counted as touching nothing."""
         return Choices(self.regions, self.touching & active, self.several, self.first, self.points, self.slices,
-                       self.tight, self.turns)
+                       self.tight, self.turns, self.slack)
 
     def touching_rows(self) -> np.ndarray:
         """Tight rows (over all coordinates) of every candidate region of every touching pair."""
@@ -261,6 +263,7 @@ class RegionDiagram:
         self._regions: dict[bytes, MechanismRegion] = {}
         self._cached_rows = 0
         self._recent: dict[tuple, MechanismRegion] = {}
+        self._last_key: tuple[tuple[int, ...], np.ndarray] | None = None
         self._found: list[tuple[int, ...]] = [()] * len(self.pairs)
         self._touch = np.zeros(len(self.pairs), bool)
         self._several = np.zeros(len(self.pairs), bool)
@@ -332,7 +335,8 @@ class RegionDiagram:
         rows = rows[slack[rows] <= self._length_tol]
         G, owners, sources = table.rows(rows, dense=True), table.owner[rows], table.region[rows]
         choices = Choices(tuple(self._found), self._touch.copy(), self._several.copy(), self._first.copy(),
-                          everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)), turns)
+                          everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)), turns,
+                          slack)
         self._last_choices = (q.copy(), choices)
         return choices
 
@@ -421,8 +425,7 @@ class RegionDiagram:
         exact = (key, None if active is None else active.tobytes())
         if exact in self._recent:  # counted when it was built
             return self._recent[exact]
-        chosen_regions = np.asarray(key[:count], np.int64)  # once: a large mechanism's key is long
-        self.stats.explored.add(hashlib.blake2b(chosen_regions.tobytes(), digest_size=16).digest())
+        chosen_regions = self._chosen(key)
         pairs = np.arange(count) if active is None else np.flatnonzero(active)
         regions = chosen_regions[pairs]
         turns = key[count:]
@@ -449,6 +452,17 @@ class RegionDiagram:
             self._cached_rows -= len(self._regions.pop(next(iter(self._regions))).h)
         self._recent = {exact: cached}
         return cached
+
+    def _chosen(self, key: tuple[int, ...]) -> np.ndarray:
+        """The pairs' regions of ``key`` as an array, counted as explored. A large
+        mechanism's key is long: the last key asked for (a step asks for its settled
+        region twice, with more pairs the second time) is not read again."""
+        if self._last_key is not None and self._last_key[0] is key:
+            return self._last_key[1]
+        chosen = np.fromiter(key, np.int64, len(self.pairs))
+        self.stats.explored.add(hashlib.blake2b(chosen.tobytes(), digest_size=16).digest())
+        self._last_key = (key, chosen)
+        return chosen
 
     def reported(self, key: tuple[int, ...], q: np.ndarray) -> MechanismRegion:
         """The region for ``key`` with the linkage constraints, as the paper composes it.
