@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..kernels.constraints import ConstraintManager
-from ..model.errors import TraceError
+from ..model.errors import LinkageError, TraceError
 from ..model.kinds import EndReason
 from ..model.tolerance import NOISE
 from ..spaces.pairspace import Contact
@@ -273,7 +273,9 @@ class Tracer:
                 return mode, self.follow(mode, q, param, limit)
             try:
                 followed = self.follow(mode, q, param, limit)
-            except TraceError:  # the near rows alone never stop it (a part falling to a far floor): all count
+            except (TraceError, LinkageError):
+                # The near rows alone never stop it (a part falling to a far floor), or it ran on
+                # where the path with every row will not go: every changing row counts.
                 followed = None
             path = None if followed is None else np.asarray(followed.configs)
             pairs = near | broad.meeting(diagram.layout, here, rows, path, self.margin)
