@@ -37,3 +37,19 @@ def test_the_slack_of_some_rows_is_theirs_in_the_whole_product_to_the_last_bit()
         for which in (rng.integers(0, len(table.bound), 300), np.arange(len(table.bound)), np.zeros(0, int),
                       np.repeat(rng.integers(0, len(table.bound), 5), 3)):
             np.testing.assert_array_equal(table.slack_at(q)[which], whole[which])
+
+
+def test_the_least_slack_of_some_regions_is_the_least_of_their_rows():
+    """The broad phase reads a region's room from the rows' slack (dense or read row by row)."""
+    table = _table()
+    rng = np.random.default_rng(6)
+    q = rng.uniform(-3, 3, table.n)
+    whole = table.bound - table.A @ q
+    flat = rng.choice(len(table.count), 500, replace=False)
+    for slack in (table.slack_at(q), whole):
+        some = table.least(slack, flat)
+        for i in flat.tolist():
+            rows = np.arange(table.start[i], table.start[i] + table.count[i])
+            assert some[i] == (whole[rows].min() if len(rows) else np.inf)
+        rest = np.setdiff1d(np.arange(len(table.count)), flat)
+        assert np.all(np.isinf(some[rest]))

@@ -34,6 +34,7 @@ MAX_HALVINGS = 12
 DIFFERENCE = 6e-6  # central-difference step in units of the variable: near cbrt(float epsilon), the most exact
 FORWARD = 1.5e-8  # forward-difference step: near sqrt(float epsilon)
 FIT_STEPS = 100  # Gauss-Newton or Newton steps at most, far more than a start near a solution needs
+SOLVE_MEMO = 64  # exact solves of a table kept, by input (LinkageTable._solve)
 POSE_MEMO = 4096  # poses of a linkage's non-member parts kept, by their coordinates' values
 # Most entries a table may have, given or refined: the table and its check cost about 0.3 ms
 # an entry (a turn at 10,000 in about 3 s); a file asking for more is refused when loaded.
@@ -60,6 +61,7 @@ class LinkageTable:
     solutions: np.ndarray = field(repr=False, compare=False)  # every unknown at every node (start points)
     system: JointSystem | None = field(default=None, repr=False, compare=False)
     _jacobians: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    _solved: dict[float, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def step(self) -> float:
@@ -140,7 +142,12 @@ class LinkageTable:
 
     def _solve(self, x: float) -> np.ndarray:
         """Every unknown at input ``x``, by Newton's method from the table's interpolation,
-        steered by the joint Jacobian at the cell's first node (kept: events cluster in cells)."""
+        steered by the joint Jacobian at the cell's first node (kept: events cluster in cells).
+        The last ``SOLVE_MEMO`` solves are kept (read-only): a step whose path is followed
+        again with more rows (the tracer's broad phase) asks for the same inputs."""
+        held = self._solved.get(float(x))
+        if held is not None:
+            return held
         reduced, _ = self.reduce(float(x))
         k = self.cell(x)
         if k not in self._jacobians:
@@ -149,6 +156,10 @@ class LinkageTable:
         if solved is None:
             raise LinkageError(f"the joints do not close at {self.linkage.input} = {_num(x)} between table "
                                "nodes", where=f"linkage {self.linkage.name!r}", field="joints")
+        solved.flags.writeable = False
+        if len(self._solved) >= SOLVE_MEMO:
+            self._solved.pop(next(iter(self._solved)))
+        self._solved[float(x)] = solved
         return solved
 
     def next_node(self, x: float, direction: int) -> float:

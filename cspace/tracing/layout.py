@@ -283,6 +283,27 @@ class RowTable:
         flat = np.asarray(self.base[pairs] + regions, np.intp)
         return tight_rows(*_kernel_slack(slack), self._extents[2], self._extents[3], flat, tolerance)
 
+    def rates(self, rows: np.ndarray, velocity: np.ndarray, absolute: bool = False) -> np.ndarray:
+        """How fast each of ``rows`` changes at ``velocity`` (``A[rows] @ velocity``; with
+        ``absolute``, ``abs(A[rows]) @ velocity``), from the rows' few entries: no row of
+        the sparse matrix is taken out."""
+        padded = np.append(velocity, 0.0)
+        entries = self._entries[rows]
+        return np.einsum("ij,ij->i", np.abs(entries) if absolute else entries, padded[self._columns[rows]])
+
+    def least(self, slack: np.ndarray | RowSlack, flat: np.ndarray) -> np.ndarray:
+        """Per region (flat index ``base[p] + i``): its rows' least slack (``slack``:
+        :meth:`slack_at`'s); negative outside it, about zero on its boundary. Only regions
+        ``flat`` are measured (the others inf, as a region without rows)."""
+        least = np.full(len(self.count), np.inf)
+        flat = flat[self.count[flat] > 0]
+        if len(flat):
+            counts = self.count[flat]
+            firsts = np.cumsum(counts) - counts
+            rows = np.repeat(self.start[flat] - firsts, counts) + np.arange(int(counts.sum()))
+            least[flat] = np.minimum.reduceat(slack[rows], firsts)
+        return least
+
     def stacked(self, which: np.ndarray, below: np.ndarray) -> np.ndarray | sparse.csr_array:
         """Rows ``which`` of ``A`` with the dense rows ``below`` under them, dense or sparse as
         :meth:`rows` gives ``which``. The sparse stack is made from ``A``'s arrays directly:

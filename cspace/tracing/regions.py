@@ -25,7 +25,7 @@ from ..kernels.differences import DifferenceGraph
 from ..model.errors import TraceError
 from ..model.tolerance import NOISE
 from .analysis import Analysis
-from .layout import Stop
+from .layout import RowSlack, Stop
 
 MAX_CANDIDATES = 4096
 REGION_CACHE = 256  # mechanism regions kept, most recently used
@@ -160,7 +160,8 @@ class Choices:
     pair's first candidate, ``points`` holds every pair's point, pair p's at
     ``points[slices[p]:slices[p + 1]]``, and ``tight`` the rows tight there (of the
     pairs touching before :meth:`among`). ``turns`` are the whole turns taken off the
-    wrapping coordinates to find the points; every key ends with them.
+    wrapping coordinates to find the points; every key ends with them. ``slack`` is
+    the rows' slack at the configuration, indexed by rows (:meth:`RowTable.slack_at`).
     """
 
     regions: tuple[tuple[int, ...], ...]
@@ -171,6 +172,7 @@ class Choices:
     slices: np.ndarray
     tight: TightRows
     turns: tuple[int, ...] = ()
+    slack: np.ndarray | RowSlack | None = None
 
     @cached_property
     def loose(self) -> np.ndarray:
@@ -199,7 +201,7 @@ class Choices:
     def among(self, active: np.ndarray) -> Choices:
         """The same choices with every pair outside ``active`` (a mask) counted as touching nothing."""
         return Choices(self.regions, self.touching & active, self.several, self.first, self.points, self.slices,
-                       self.tight, self.turns)
+                       self.tight, self.turns, self.slack)
 
     def touching_rows(self) -> np.ndarray:
         """Tight rows (over all coordinates) of every candidate region of every touching pair."""
@@ -261,6 +263,7 @@ class RegionDiagram:
         self._regions: dict[bytes, MechanismRegion] = {}
         self._cached_rows = 0
         self._recent: dict[tuple, MechanismRegion] = {}
+        self._last_key: tuple[tuple[int, ...], np.ndarray] | None = None
         self._found: list[tuple[int, ...]] = [()] * len(self.pairs)
         self._touch = np.zeros(len(self.pairs), bool)
         self._several = np.zeros(len(self.pairs), bool)
@@ -269,6 +272,7 @@ class RegionDiagram:
         self._last_points: np.ndarray | None = None
         self._last_choices: tuple[bytes, Choices] | None = None  # the configuration's bytes, its choices
         self._contacts: list[tuple | None] = [None] * len(self.pairs)  # per pair: (region, point), contacts
+        self._contact_sets: dict[frozenset, frozenset] = {}  # each set of contacts once, shared by the pieces
         tol = self.mechanism.tolerance
         self._length_tol = tol.length
         self._shifted = [p for p, pair in enumerate(self.pairs) if pair.shifts]
@@ -328,7 +332,8 @@ class RegionDiagram:
         rows = table.tight(slack, pairs, numbers, self._length_tol)
         G, owners, sources = table.rows(rows, dense=True), table.owner[rows], table.region[rows]
         choices = Choices(tuple(self._found), self._touch.copy(), self._several.copy(), self._first.copy(),
-                          everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)), turns)
+                          everything, self.layout.slices, TightRows(G, owners, sources, self._tight_limits(q)), turns,
+                          slack)
         self._last_choices = (q.tobytes(), choices)
         return choices
 
@@ -383,8 +388,7 @@ class RegionDiagram:
         exact = (key, None if active is None else active.tobytes())
         if exact in self._recent:  # counted when it was built
             return self._recent[exact]
-        chosen_regions = np.asarray(key[:count], np.int64)  # once: a large mechanism's key is long
-        self.stats.explored.add(hashlib.blake2b(chosen_regions.tobytes(), digest_size=16).digest())
+        chosen_regions = self._chosen(key)
         pairs = np.arange(count) if active is None else np.flatnonzero(active)
         regions = chosen_regions[pairs]
         turns = key[count:]
@@ -411,6 +415,17 @@ class RegionDiagram:
             self._cached_rows -= len(self._regions.pop(next(iter(self._regions))).h)
         self._recent = {exact: cached}
         return cached
+
+    def _chosen(self, key: tuple[int, ...]) -> np.ndarray:
+        """The pairs' regions of ``key`` as an array, counted as explored. A large
+        mechanism's key is long: the last key asked for (a step asks for its settled
+        region twice, with more pairs the second time) is not read again."""
+        if self._last_key is not None and self._last_key[0] is key:
+            return self._last_key[1]
+        chosen = np.fromiter(key, np.int64, len(self.pairs))
+        self.stats.explored.add(hashlib.blake2b(chosen.tobytes(), digest_size=16).digest())
+        self._last_key = (key, chosen)
+        return chosen
 
     def reported(self, key: tuple[int, ...], q: np.ndarray) -> MechanismRegion:
         """The region for ``key`` with the linkage constraints, as the paper composes it.
@@ -455,6 +470,8 @@ class RegionDiagram:
 
         Pairs with rows in ``region`` are in contact only where a row is tight; the
         others have not moved since ``still`` was found, and touch as they touched then.
+        Equal sets are one object: a stack's hundreds of contacts, held by piece after
+        piece, are held once.
         """
         key = region.key
         tight = region.tight(q)
@@ -467,7 +484,8 @@ class RegionDiagram:
         for p in np.flatnonzero(still.touching & ~present).tolist():
             found.update(self._pair_contacts(p, key[p], still.point(p)))
         found.update(region.stops[r] for r in np.flatnonzero(tight).tolist() if region.stops[r] is not None)
-        return frozenset(found)
+        contacts = frozenset(found)
+        return self._contact_sets.setdefault(contacts, contacts)
 
     def _pair_contacts(self, p: int, index: int, point: np.ndarray) -> frozenset:
         """Contacts of pair p at ``point`` of its region ``index``, remembered per pair: parts at

@@ -16,6 +16,7 @@ each linkage-table cell, the region exit found by a ratio test on the region's r
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -24,10 +25,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..kernels.constraints import ConstraintManager
-from ..model.errors import TraceError
+from ..model.errors import LinkageError, TraceError
 from ..model.kinds import EndReason
 from ..model.tolerance import NOISE
 from ..spaces.pairspace import Contact
+from . import broad
 from .analysis import Analysis
 from .dynamics import EXTERNAL, INPUT, LinkageLink, Mode, SimpleDynamics, Undetermined, Velocity
 from .friction import Friction, Grip
@@ -104,6 +106,9 @@ class Tracer:
         self._sticky_pairs = np.array([bool(parts[p.part_a].sticky and parts[p.part_b].sticky)
                                        for p in self.diagram.pairs], bool)
         self._involved: set[int] = set()  # coordinates the current step may move, for error messages
+        # Rows this far from their bound cannot be tight: twice the rows' tolerance, the
+        # slack found for all rows at once and a region's own differing by rounding only.
+        self.margin = 2 * self.tolerance.length
 
     def run(self, allotment: float) -> Trace:
         start = time.perf_counter()
@@ -158,7 +163,7 @@ class Tracer:
             potential_regions=self.diagram.potential,
             explored_regions=len(self.diagram.stats.explored),
             nonempty_regions=len(self.diagram.stats.explored),  # see RegionStats
-            traversed_regions=len({p.key[:len(self.diagram.pairs)] for p in pieces}),
+            traversed_regions=traversed(pieces, len(self.diagram.pairs)),
             lp_solves=self.manager.solves, pieces=len(pieces), seconds=time.perf_counter() - start)
         return Trace.of(self.analysis, pieces, end, stats)
 
@@ -204,13 +209,14 @@ class Tracer:
         movable = dynamics.reach(self._linking_rows(here, q), start)
         self._involved = movable
         active = diagram.active(movable)
+        near = broad.near(diagram.layout, here, active, self.margin)
         choices = here.among(active)
         still = set(range(self.n)) - movable
         nonnegative = not any(j in dynamics.forces and j not in fixed for j in movable)
         best: Velocity | None = None
         best_key: tuple[int, ...] = ()
         for key in choices.candidates():
-            region = diagram.region(key, active)
+            region = diagram.region(key, near)
             grips = self.grips(region, q, here) if self.friction.any else ()
             found = Undetermined.PROGRAM if grips else dynamics.determined(region, q, phase, fixed, movable,
                                                                            choices.loose)
@@ -226,10 +232,8 @@ class Tracer:
             return None
         if phase == EXTERNAL and best.progress <= dynamics.floor:
             return None
-        region = diagram.region(diagram.settle(choices, best_key, best.v, active, self.velocity_tolerance[phase]),
-                                active)
-        best = dynamics.mode(region, q, phase, fixed, best)
-        followed = self.follow(best, q, param, limit)
+        settled = diagram.settle(choices, best_key, best.v, active, self.velocity_tolerance[phase])
+        best, followed = self._mode_and_path(settled, best, here, active, near, q, phase, fixed, param, limit)
         if self.friction.any:
             followed = self._until_grip(best, q, here, param, followed, dynamics.eps)
         if len(followed.params) < 2:
@@ -244,6 +248,41 @@ class Tracer:
                      now, origin if phase == INPUT else 0.0, sampling, roots, lines,
                      diagram.contacts(best.region, middle, here),
                      tuple(int(s) for s in np.sign(best.velocity)), followed.end)
+
+    def _mode_and_path(self, key: tuple[int, ...], velocity: Velocity, here: Choices, active: np.ndarray,
+                       near: np.ndarray, q: np.ndarray, phase: str, fixed: dict[int, float], param: float,
+                       limit: float) -> tuple[Mode, _Followed]:
+        """The mode of ``velocity`` in region ``key`` and the path it follows from ``q``, the
+        region holding the rows of the ``near`` pairs and of every active pair the path may
+        bring to a bound (the broad phase, :mod:`cspace.tracing.broad`).
+
+        The path is first followed on the near pairs' rows; the rows of the other active
+        pairs that its motion changes, and that its length may bring within the margin of
+        their bound, are then added, and the path followed again. More rows can only end
+        the path sooner, so the rows left out stay clear of their bounds. A motion followed
+        cell by cell (several linkages) changes its velocity at every cell: every active
+        pair's rows.
+        """
+        diagram, dynamics = self.diagram, self.dynamics[phase]
+        mode = dynamics.mode(diagram.region(key, near), q, phase, fixed, velocity)
+        directions = path_directions(mode)
+        pairs = active
+        if directions is not None:
+            rows = broad.changing(diagram.layout, here, active, near, directions)
+            if not len(rows):
+                return mode, self.follow(mode, q, param, limit)
+            try:
+                followed = self.follow(mode, q, param, limit)
+            except (TraceError, LinkageError):
+                # The near rows alone never stop it (a part falling to a far floor), or it ran on
+                # where the path with every row will not go: every changing row counts.
+                followed = None
+            path = None if followed is None else np.asarray(followed.configs)
+            pairs = near | broad.meeting(diagram.layout, here, rows, path, self.margin)
+            if followed is not None and not (pairs & ~near).any():
+                return mode, followed
+        mode = dynamics.mode(diagram.region(key, pairs), q, phase, fixed, velocity)
+        return mode, self.follow(mode, q, param, limit)
 
     def _linking_rows(self, here: Choices, q: np.ndarray) -> np.ndarray:
         """Rows whose coordinates move together at ``here`` (at ``q``): the touching pairs'
@@ -653,6 +692,24 @@ class Tracer:
             return self.mechanism.inputs[motion].sampling
         steps = [self.forces[j].sampling for j in roots if j in self.forces]
         return min(steps) if steps else min(f.sampling for f in self.mechanism.forces)
+
+
+def path_directions(mode: Mode) -> list[np.ndarray] | None:
+    """The velocities whose combinations make the path of ``mode``: its velocity, or
+    ``v0`` and ``w`` along one linkage (velocity ``v0 + slope w``); None for a path
+    followed cell by cell, whose velocity changes at every cell."""
+    if not mode.moving_linkages():
+        return [mode.velocity]
+    affine = mode.along_one_linkage()
+    return None if affine is None else [affine[1], affine[2]]
+
+
+def traversed(pieces: list[Piece], pairs: int) -> int:
+    """How many regions the pieces crossed: distinct keys over the ``pairs`` pairs (turns
+    aside), told apart by digest: a large mechanism's keys, as tuples, would take
+    hundreds of megabytes at once."""
+    return len({hashlib.blake2b(piece.key_array()[:pairs].astype(np.int64).tobytes(), digest_size=16).digest()
+                for piece in pieces})
 
 
 def unbeatable(best: Velocity | None, nonnegative: bool) -> bool:
