@@ -22,7 +22,7 @@ from cspace.model.checks import overlap_depth
 from cspace.spaces import rotation
 from cspace.testing import NOT_BLOCKED, OVERLAP, Scene, replay
 
-from .common import analyzed, each, fixture_path, seeds, slow, traced
+from .common import ROOT, analyzed, each, fixture_path, seeds, slow, traced
 from .support.oracles import contact_edges_overlapping
 from .support.shapes import agree, blocked_at, random_polygon, rectilinear, rounded, shape_of
 
@@ -555,6 +555,23 @@ def test_the_replay_catches_the_false_jam_of_an_edge_stood_upright(monkeypatch):
     (violation,) = replay(result)
     assert violation.kind == NOT_BLOCKED and violation.coordinate == "a"
     assert "said blocked" in str(violation)
+
+
+@pytest.mark.parametrize("seed", [97, pytest.param(90, marks=slow)])
+def test_a_cam_turns_its_follower_over_the_seam(seed, monkeypatch):
+    """Generated cams (tests/data/seam) whose follower is pushed as the cam's angle crosses
+    pi: the blocked outline and its copy from across the seam met a hair inside the cell's
+    side, leaving a dent 1.6e-6 deep (seed 97) or a region 8e-8 wide (seed 90) there, and the
+    input was said blocked. With the vertices near a wrapping side moved onto it
+    (rotation.onto_sides) the cam turns on, and the replay finds no false jam; without, it
+    does."""
+    monkeypatch.setenv("CSPACE_CACHE", "off")
+    path = ROOT / "tests" / "data" / "seam" / f"cam-{seed}.toml"
+    result = trace(analyze(load(path)))
+    assert result.end_reason == "time allotment used"
+    assert replay(result) == []
+    monkeypatch.setattr(rotation, "onto_sides", lambda rings, cell, wraps, snap: rings)
+    assert NOT_BLOCKED in {v.kind for v in replay(trace(analyze(load(path))))}
 
 
 def test_a_bar_turning_against_a_stop_is_blocked_where_it_touches():

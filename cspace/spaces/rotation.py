@@ -347,8 +347,9 @@ class RotationBuilder:
                       CLEAN * self.tol.length / self.quantum)
         box = self._box(u, v, grown)
         cell = _cell(box, counts)
-        blocked = stood_upright(_periodic(grown, cell, [axis.period > 0 for axis in (u, v)]), cell,
-                           CLEAN * self.tol.length / self.quantum)
+        wraps = [axis.period > 0 for axis in (u, v)]
+        snap = CLEAN * self.tol.length / self.quantum
+        blocked = stood_upright(onto_sides(_periodic(grown, cell, wraps), cell, wraps, snap), cell, snap)
         edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
         regions = cell_regions(cell, blocked, edges, self.quantum, self.a.name, self.b.name)
         renaming = Renaming(None if self.swept is None else (self.b.name if self.swept_is_b else self.a.name,
@@ -504,6 +505,31 @@ def _periodic(grown: list[np.ndarray], cell: tuple[int, int, int, int], wraps: l
     clipper.AddPath([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], pyclipper.PT_CLIP, True)
     found = clipper.Execute(pyclipper.CT_INTERSECTION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
     return [np.array(p, np.int64) for p in found if len(p) >= 3]
+
+
+def onto_sides(rings: list[np.ndarray], cell: tuple[int, int, int, int], wraps: list[bool],
+               snap: float) -> list[np.ndarray]:
+    """The blocked outlines with each vertex within ``snap`` grid steps of a side of the cell
+    that wraps moved onto it, where that only grows the blocked space (the vertex lands
+    outside its outline). A vertex a hair inside the side, where an outline meets its copy
+    from across the seam, would cut the free space there into a region thinner than the
+    length tolerance, both its walls tight: a part pushed over the seam stopped in it."""
+    sides = [(cell[k], cell[k + 2]) if wraps[k] else () for k in (0, 1)]
+    out = []
+    for ring in rings:
+        ring = ring.copy()
+        outline = ring.tolist()
+        for vertex in ring:
+            for k in (0, 1):
+                for side in sides[k]:
+                    if 0 < abs(int(vertex[k]) - side) <= snap:
+                        moved = vertex.copy()
+                        moved[k] = side
+                        if pyclipper.PointInPolygon(moved.tolist(), outline) != 1:
+                            vertex[k] = side
+        out.append(ring)
+    kept = pyclipper.SimplifyPolygons([r.tolist() for r in out], pyclipper.PFT_NONZERO)
+    return [np.array(p, np.int64) for p in kept if len(p) >= 3]
 
 
 def stood_upright(rings: list[np.ndarray], cell: tuple[int, int, int, int], snap: float) -> list[np.ndarray]:
