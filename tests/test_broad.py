@@ -87,6 +87,12 @@ sampling = 0.05
 """
 
 
+@pytest.fixture(autouse=True)
+def broad_from_the_first_pair(monkeypatch) -> None:
+    """These mechanisms are small: the broad phase runs here from the first active pair."""
+    monkeypatch.setattr(broad, "FROM_PAIRS", 0)
+
+
 def finish(result) -> dict[str, float]:
     """Every coordinate at the end of the trace."""
     names = [c.name for c in result.mechanism.coordinates]

@@ -209,7 +209,7 @@ class Tracer:
         movable = dynamics.reach(self._linking_rows(here, q), start)
         self._involved = movable
         active = diagram.active(movable)
-        near = broad.near(diagram.layout, here, active, self.margin)
+        near = broad.near(diagram.layout, here, active, self.margin) if active.sum() > broad.FROM_PAIRS else active
         choices = here.among(active)
         still = set(range(self.n)) - movable
         nonnegative = not any(j in dynamics.forces and j not in fixed for j in movable)
@@ -265,6 +265,8 @@ class Tracer:
         """
         diagram, dynamics = self.diagram, self.dynamics[phase]
         mode = dynamics.mode(diagram.region(key, near), q, phase, fixed, velocity)
+        if not (active & ~near).any():  # no pair left out (a small mechanism: no broad phase)
+            return mode, self.follow(mode, q, param, limit)
         directions = path_directions(mode)
         pairs = active
         if directions is not None:
