@@ -440,9 +440,12 @@ def _false_jams(trace: Trace, scene: Scene) -> list[Violation]:
     probe = BLOCK_PROBE * mechanism.tolerance.arc
     found = []
     for segment in trace.segments:
-        if segment.end != EndReason.INPUT_BLOCKED or not segment.first.roots:
+        if segment.end != EndReason.INPUT_BLOCKED or not mechanism.inputs:
             continue
-        driving = {names[j]: segment.first.signs[j] for j in segment.first.roots if segment.first.signs[j]}
+        # The input motion that was blocked (a segment of forces alone may end the trace so,
+        # its motion then the input's that could not start), and its coordinates' ways.
+        motion = mechanism.inputs[segment.pieces[-1].motion]
+        driving = {name: (1 if rate > 0 else -1) for name, rate in motion.velocities if rate}
         values = dict(zip(names, map(float, segment.finish)))
         if driving and not any(_at_limit(mechanism, mechanism.coordinate(n), values[n], way)
                                for n, way in driving.items()):
