@@ -557,21 +557,47 @@ def test_the_replay_catches_the_false_jam_of_an_edge_stood_upright(monkeypatch):
     assert "said blocked" in str(violation)
 
 
-@pytest.mark.parametrize("seed", [97, pytest.param(90, marks=slow)])
+@pytest.mark.parametrize("seed", [97, pytest.param(90, marks=slow), 337])
 def test_a_cam_turns_its_follower_over_the_seam(seed, monkeypatch):
     """Generated cams (tests/data/seam) whose follower is pushed as the cam's angle crosses
-    pi: the blocked outline and its copy from across the seam met a hair inside the cell's
-    side, leaving a dent 1.6e-6 deep (seed 97) or a region 8e-8 wide (seed 90) there, and the
-    input was said blocked. With the vertices near a wrapping side moved onto it
-    (rotation.onto_sides) the cam turns on, and the replay finds no false jam; without, it
-    does."""
+    pi, where the blocked outline meets its copy from across the seam. It met a hair inside
+    the cell's side, leaving a dent 1.6e-6 deep (seed 97) or a region 8e-8 wide (seed 90)
+    there, or its two sides differed by 1.9e-5 (seed 337), and the input was said blocked.
+    With the vertices near a wrapping side moved onto it (rotation.onto_sides) and each side
+    blocked where the other is, ramped (rotation.seams_met), the cam turns on and the replay
+    finds no false jam; without the two, it does."""
     monkeypatch.setenv("CSPACE_CACHE", "off")
     path = ROOT / "tests" / "data" / "seam" / f"cam-{seed}.toml"
     result = trace(analyze(load(path)))
     assert result.end_reason == "time allotment used"
     assert replay(result) == []
-    monkeypatch.setattr(rotation, "onto_sides", lambda rings, cell, wraps, snap: rings)
+    for fix in ("onto_sides", "seams_met"):
+        monkeypatch.setattr(rotation, fix, lambda rings, cell, wraps, snap: rings)
     assert NOT_BLOCKED in {v.kind for v in replay(trace(analyze(load(path))))}
+
+
+def test_a_cells_sides_are_blocked_alike_and_ramped_where_they_were_not():
+    """A cell (wrapping along its first axis) whose blocked floor stands 40 grid steps higher
+    at its right side than at its left: after seams_met both sides are blocked over the same
+    stretch, the floor at the left side rises to the right side's with a slope of a tenth, and
+    nothing blocked before is freed."""
+    cell = (0, -1000, 10_000, 1000)
+    floor = np.array([(0, -1000), (10_000, -1000), (10_000, 40), (0, 0)], np.int64)
+    (met,) = rotation.seams_met([floor], cell, [True, False], 4.0)
+    shape, before = shapely.Polygon(met), shapely.Polygon(floor)
+
+    def side(x):
+        cut = shape.intersection(shapely.LineString([(x, -2000), (x, 2000)]))
+        return sorted(np.asarray(cut.coords)[:, 1].tolist())
+
+    assert side(0) == side(10_000) == [-1000, 40]
+    assert shape.contains(before.buffer(-1e-6))
+    added = shape.difference(before)
+    assert added.bounds[3] <= 40
+    beyond = added.intersection(shapely.box(10 * 40 + 1, -2000, 10_000, 2000))  # past the ramp: rounding only
+    assert beyond.is_empty or before.hausdorff_distance(before.union(beyond)) <= 1
+    top_at = shape.intersection(shapely.LineString([(200, -2000), (200, 2000)])).bounds[3]
+    assert 18 <= top_at <= 22  # halfway along the ramp, about halfway up
 
 
 def test_a_bar_turning_against_a_stop_is_blocked_where_it_touches():

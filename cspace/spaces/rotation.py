@@ -52,6 +52,7 @@ from ..kernels.contact_curves import (
 )
 from ..kernels.symmetry import Symmetry
 from ..model.mechanism import Mechanism, Part
+from ..model.tolerance import GRID_ROUNDING
 from .convex_regions import LabelledEdges, cell_regions, convex_cover, finished, interval_regions, repeated
 from .pairspace import Contact, PairSpace, Region
 
@@ -62,6 +63,7 @@ ROUNDING = 0.05  # a grown corner's arc is flattened within this fraction of the
 TURN = 2 * math.pi
 QUARTERS = (0.25, 0.5, 0.75)  # where a chord is checked against its curve
 CLEAN = 4  # blocked outlines are cleaned of vertices this many length tolerances apart (and grown as much)
+RAMP = 10  # a seam's mismatch of height h is made up by a ramp this many times h long (a slope of a tenth)
 # An outline's edge leaning at most the cleaning distance is stood upright only if it is at
 # least this many times taller than its lean: a vertical contact's outline leans a hair over
 # its height (a millionth in the tests), where a short edge of a sloped contact curve (the
@@ -349,7 +351,8 @@ class RotationBuilder:
         cell = _cell(box, counts)
         wraps = [axis.period > 0 for axis in (u, v)]
         snap = CLEAN * self.tol.length / self.quantum
-        blocked = stood_upright(onto_sides(_periodic(grown, cell, wraps), cell, wraps, snap), cell, snap)
+        periodic = seams_met(_periodic(grown, cell, wraps), cell, wraps, snap)
+        blocked = stood_upright(onto_sides(periodic, cell, wraps, snap), cell, snap)
         edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
         regions = cell_regions(cell, blocked, edges, self.quantum, self.a.name, self.b.name)
         renaming = Renaming(None if self.swept is None else (self.b.name if self.swept_is_b else self.a.name,
@@ -505,6 +508,67 @@ def _periodic(grown: list[np.ndarray], cell: tuple[int, int, int, int], wraps: l
     clipper.AddPath([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], pyclipper.PT_CLIP, True)
     found = clipper.Execute(pyclipper.CT_INTERSECTION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
     return [np.array(p, np.int64) for p in found if len(p) >= 3]
+
+
+def seams_met(rings: list[np.ndarray], cell: tuple[int, int, int, int], wraps: list[bool],
+              snap: float) -> list[np.ndarray]:
+    """The blocked outlines with each side of the cell along an axis that wraps blocked where
+    the opposite side is: a stretch blocked on one side only is added to the other and
+    tapered into the blocked space beside it over ``RAMP`` times its length (the convex hull
+    of the stretch and the blocked space in a box that long), not left as a step.
+
+    The union with the copies a cell away (:func:`_periodic`) meets at the seam only where the
+    outline repeats exactly; simplified as a whole, it may not (a cam's follower stood 1.9e-5
+    off across the seam: a wall it was pushed against). Added blocked space only: within the
+    bound, the ramp a tenth as steep as it is long."""
+    if not rings or not any(wraps[:1]):
+        return rings
+    x0, y0, x1, y1 = cell
+    tree = pyclipper.Pyclipper()
+    tree.AddPaths([r.tolist() for r in rings if len(r) >= 3], pyclipper.PT_SUBJECT, True)
+    blocked = shapely.union_all([shapely.Polygon(outer, holes) for outer, holes in
+                                 _polygons(tree.Execute2(pyclipper.CT_UNION, pyclipper.PFT_NONZERO,
+                                                         pyclipper.PFT_NONZERO))])
+    height = y1 - y0
+    added = []
+    for here, there, inward in ((x0, x1, 1), (x1, x0, -1)):
+        line_here = blocked.intersection(shapely.LineString([(here, y0 - height), (here, y1 + height)]))
+        line_there = blocked.intersection(shapely.LineString([(there, y0 - height), (there, y1 + height)]))
+        missing = shapely.transform(line_there, lambda c: c + [here - there, 0]).difference(line_here)
+        for part in getattr(missing, "geoms", [missing]):
+            if part.is_empty or part.length <= GRID_ROUNDING:
+                continue
+            (_, a), (_, b) = sorted(part.coords, key=lambda c: c[1])[:: len(part.coords) - 1]
+            length = max(RAMP * (b - a), snap)
+            left, right = sorted((here, here + inward * length))
+            box = shapely.box(left, a - length, right, b + length)
+            added.append(shapely.convex_hull(shapely.union(blocked.intersection(box), part)))
+    if not added:
+        return rings
+    ramps = [np.round(np.asarray(shape.exterior.coords)[:-1]).astype(np.int64) for shape in added
+             if isinstance(shape, shapely.Polygon) and not shape.is_empty]
+    ramps = [r for r in ramps if len(r) >= 3 and pyclipper.Area(r.tolist())]
+    if not ramps:
+        return rings
+    clipper = pyclipper.Pyclipper()
+    clipper.AddPaths([r.tolist() for r in rings if len(r) >= 3], pyclipper.PT_SUBJECT, True)
+    clipper.AddPaths([_ccw(r.tolist()) for r in ramps], pyclipper.PT_SUBJECT, True)
+    united = clipper.Execute(pyclipper.CT_UNION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
+    box = pyclipper.Pyclipper()
+    box.AddPaths(united, pyclipper.PT_SUBJECT, True)
+    box.AddPath([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], pyclipper.PT_CLIP, True)
+    found = box.Execute(pyclipper.CT_INTERSECTION, pyclipper.PFT_NONZERO, pyclipper.PFT_NONZERO)
+    return [np.array(r, np.int64) for r in found if len(r) >= 3]
+
+
+def _polygons(node) -> list[tuple[list, list[list]]]:
+    """(outline, holes) of every polygon in a pyclipper PolyTree."""
+    out = []
+    for child in node.Childs:
+        out.append((child.Contour, [hole.Contour for hole in child.Childs]))
+        for hole in child.Childs:
+            out += _polygons(hole)
+    return out
 
 
 def onto_sides(rings: list[np.ndarray], cell: tuple[int, int, int, int], wraps: list[bool],
