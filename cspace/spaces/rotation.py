@@ -351,8 +351,8 @@ class RotationBuilder:
         cell = _cell(box, counts)
         wraps = [axis.period > 0 for axis in (u, v)]
         snap = CLEAN * self.tol.length / self.quantum
-        periodic = seams_met(_periodic(grown, cell, wraps), cell, wraps, snap)
-        blocked = stood_upright(onto_sides(periodic, cell, wraps, snap), cell, snap)
+        periodic = onto_sides(_periodic(grown, cell, wraps), cell, wraps, snap)
+        blocked = stood_upright(seams_met(periodic, cell, wraps, snap), cell, snap)
         edges = LabelledEdges(stretches, 2 * self.tol.curve / self.quantum)
         regions = cell_regions(cell, blocked, edges, self.quantum, self.a.name, self.b.name)
         renaming = Renaming(None if self.swept is None else (self.b.name if self.swept_is_b else self.a.name,
