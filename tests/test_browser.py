@@ -35,7 +35,7 @@ from playwright.sync_api import sync_playwright
 from cspace import describe
 from cspace.cli import main
 
-from .common import ROOT, fixture_path, slow, traced
+from .common import ROOT, each, fixture_path, slow, traced
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 INSTALL = ("the browser tests need Chromium from the system's packages, driven headless through Playwright "
@@ -511,7 +511,7 @@ def clipped_anywhere(page, frame, feeder, settle: bool) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("width", CELL_WIDTHS)
+@pytest.mark.parametrize("width", each(CELL_WIDTHS, fast={CELL_WIDTHS[0]}))
 def test_the_notebook_viewer_takes_its_pages_height(browser, feeder, width):
     """The frame is resized to the page in it (postMessage), whatever the segment shown: nothing clipped,
     and no more than a pixel of blank below."""

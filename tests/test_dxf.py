@@ -18,7 +18,7 @@ from cspace.model.errors import DxfError, ModelError
 from cspace.model.geometry import Arc, Line, region_of
 from cspace.testing import replay
 
-from .common import ROOT, fixture_path, tool, traced
+from .common import ROOT, fixture_path, slow, tool, traced
 
 DRAWING = ROOT / "fixtures" / "parts" / "dxf-cam.dxf"
 
@@ -705,6 +705,7 @@ def test_a_block_falls_onto_a_drawn_ellipse_or_bulged_polyline_and_rests_on_its_
     assert replay(result) == []
 
 
+@slow
 def test_a_files_arc_tolerance_is_the_one_its_ellipses_are_flattened_within(tmp_path):
     """``[tolerance] arc = 1e-6`` (read before the parts): the ellipse keeps within 1e-6 of
     its size (20), nearer than the default 1e-4 leaves it."""

@@ -144,6 +144,7 @@ def test_a_full_dynamics_run_redirected_or_quiet_shows_nothing(tmp_path):
     assert on_terminal((*DISK, "--quiet"), tmp_path) == (out, "")
 
 
+@pytest.mark.slow
 def test_a_full_dynamics_runs_json_and_path_hold_no_progress(tmp_path):
     json = (*DISK, "--json", "--path", "path.csv")
     out, shown = on_terminal(json, tmp_path)

@@ -527,6 +527,7 @@ def _at_length(name: str, length: float):
     return analyze(replace(load(fixture_path(name)), tolerance_factors=(("length", length),)))
 
 
+@slow
 def test_the_geneva_drive_at_a_fine_length_tolerance_turns_its_wheel_to_the_end(monkeypatch):
     """At length 1e-8 the trace stopped in the first engagement, its input blocked (t = 3.288),
     where the real shapes let the crank on: a short edge of the pin's contact curve on the slot
@@ -557,7 +558,7 @@ def test_the_replay_catches_the_false_jam_of_an_edge_stood_upright(monkeypatch):
     assert "said blocked" in str(violation)
 
 
-@pytest.mark.parametrize("seed", [97, pytest.param(90, marks=slow), 337])
+@pytest.mark.parametrize("seed", [97, pytest.param(90, marks=slow), pytest.param(337, marks=slow)])
 def test_a_cam_turns_its_follower_over_the_seam(seed, monkeypatch):
     """Generated cams (tests/data/seam) whose follower is pushed as the cam's angle crosses
     pi, where the blocked outline meets its copy from across the seam. It met a hair inside

@@ -127,6 +127,7 @@ def test_a_worker_killed_mid_sweep_loses_no_variant(cluster, here, tmp_path):
     pd.testing.assert_frame_equal(results(table), results(here), check_dtype=False)
 
 
+@slow
 def test_a_sweep_on_a_local_cluster_says_where_its_dashboard_is(tmp_path, monkeypatch, capsys):
     """The address said is the running cluster's dashboard (it answers); run here (--workers 1),
     nothing is said."""
