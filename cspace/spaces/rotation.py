@@ -512,8 +512,8 @@ def _periodic(grown: list[np.ndarray], cell: tuple[int, int, int, int], wraps: l
 
 def seams_met(rings: list[np.ndarray], cell: tuple[int, int, int, int], wraps: list[bool],
               snap: float) -> list[np.ndarray]:
-    """The blocked outlines with each side of the cell along an axis that wraps blocked where
-    the opposite side is: a stretch blocked on one side only is added to the other and
+    """The blocked outlines with each side of the cell along its first axis, when it wraps
+    (the turning angle), blocked where the opposite side is: a stretch blocked on one side only is added to the other and
     tapered into the blocked space beside it over ``RAMP`` times its length (the convex hull
     of the stretch and the blocked space in a box that long), not left as a step.
 
@@ -521,7 +521,7 @@ def seams_met(rings: list[np.ndarray], cell: tuple[int, int, int, int], wraps: l
     outline repeats exactly; simplified as a whole, it may not (a cam's follower stood 1.9e-5
     off across the seam: a wall it was pushed against). Added blocked space only: within the
     bound, the ramp a tenth as steep as it is long."""
-    if not rings or not any(wraps[:1]):
+    if not rings or not wraps[0]:
         return rings
     x0, y0, x1, y1 = cell
     tree = pyclipper.Pyclipper()
