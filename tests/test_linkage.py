@@ -209,3 +209,51 @@ def test_generated_stacks_with_coarse_tables_keep_the_piston_on_the_crank_slider
     assert len(cases) == 4
     for case in cases:
         assert closed_form_errors(trace(analyze(loads(case.text))), case.expected) == [], case.text
+
+
+def _slotted_arm():
+    from .test_linkage_motion import SLOTTED
+    return loads(SLOTTED)
+
+
+LINKAGES = {"feeder": lambda: load(fixture_path("feeder")), "four-bar": lambda: load(fixture_path("four-bar")),
+            "kramer-four-bar": lambda: load(fixture_path("kramer-four-bar")), "slotted arm": _slotted_arm}
+
+
+@pytest.mark.parametrize("name", sorted(LINKAGES))
+def test_a_table_solved_at_once_between_steps_is_the_table_solved_step_by_step(monkeypatch, name):
+    """The continuation steps to every STRIDE-th node and solves the nodes between at once: every
+    unknown at every node is the step-by-step continuation's to a few float roundings (pins and a
+    slider; a turning input and the four-bar's rocker), and so is the interpolation error."""
+    mechanism = LINKAGES[name]()
+    linkage = mechanism.linkages[0]
+    at_once = solve_linkage(mechanism, linkage)
+    monkeypatch.setattr(cspace.spaces.linkage, "STRIDE", 10**9)
+    step_by_step = solve_linkage(mechanism, linkage)
+    assert np.array_equal(at_once.inputs, step_by_step.inputs)
+    units = at_once.system.units
+    assert np.max(np.abs(at_once.solutions - step_by_step.solutions) / units) <= 1e-13
+    assert np.max(np.abs(at_once.system.residual(at_once.solutions, at_once.inputs))) <= 1e-13
+
+
+def test_a_node_solved_onto_another_branch_sends_the_table_back_to_steps(monkeypatch):
+    """Newton's method from a line between two far nodes may close the joints on the other
+    assembly (the feeder's link flipped over the crank pin, its piston behind the crank): that
+    node fails the branch rule the steps keep, and every node is then reached step by step."""
+    mechanism = load(fixture_path("feeder"))
+    system = cspace.spaces.linkage.JointSystem(mechanism, mechanism.linkages[0])
+    solve_many = system.correct_many
+
+    def flipped(guesses, x, jacobians=None):
+        solved, closed = solve_many(guesses, x, jacobians)
+        k = len(x) // 2
+        if jacobians is None and len(x) > 100:
+            other = guesses[k].copy()
+            other[2] = math.pi - other[2]  # the link mirrored about the vertical through the crank pin
+            other[-1] = 3 * math.cos(x[k]) - 1 - math.sqrt(64 - 9 * math.sin(x[k]) ** 2)
+            solved[k] = system.correct(other, float(x[k]))
+        return solved, closed
+
+    monkeypatch.setattr(system, "correct_many", flipped)
+    table = cspace.spaces.linkage._tabulate(mechanism, mechanism.linkages[0], system, 301)
+    assert np.max(np.abs(table.outputs - crank_slider(table.inputs))) <= 1e-12

@@ -49,6 +49,8 @@ def part_pose(mechanism: Mechanism, part: Part, values: Mapping[str, float],
               origin: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float, float, float]:
     """The numbers of :func:`part_transform` as plain floats: the rotation's cosine and sine
     and the translation, ``(c, s, tx, ty)`` (a linkage's joint equations ask thousands of times).
+    Values may be numpy arrays of one shape (a linkage solved at many inputs at once): then
+    so is each number.
 
     >>> from cspace.io.loader import loads
     >>> m = loads('[[parts]]\\nname="b"\\nmotion="fixed-axes"\\n'
@@ -70,7 +72,7 @@ def part_pose(mechanism: Mechanism, part: Part, values: Mapping[str, float],
         else:
             tx += value * coordinate.axis[0]
             ty += value * coordinate.axis[1]
-    c, s = math.cos(angle), math.sin(angle)
+    c, s = (np.cos(angle), np.sin(angle)) if isinstance(angle, np.ndarray) else (math.cos(angle), math.sin(angle))
     # world = R (p - pivot) + pivot + t
     return c, s, pivot[0] - c * pivot[0] + s * pivot[1] + tx, pivot[1] - s * pivot[0] - c * pivot[1] + ty
 
