@@ -319,7 +319,12 @@ CSPACE_COLD = COLD.format(imports="from cspace import analyze, load, trace",
                           work="trace(analyze(load(sys.argv[3]), workers=int(sys.argv[4])))")
 PYMUNK_COLD = COLD.format(imports="import {module}",
                           work="{module}.run_file(sys.argv[3], float(sys.argv[4]), int(sys.argv[5]))")
-ENVIRONMENT = {**os.environ, "CSPACE_CACHE": "off"}
+# Processes read modules from their bytecode, as after ``pip install`` (which compiles it, and
+# pymunk's is): with PYTHONDONTWRITEBYTECODE, a checkout whose bytecode is missing or stale would
+# compile cspace's modules from source at every start, so it is dropped, as tools/bench_startup.py
+# drops it; the warm-up pair writes the bytecode.
+ENVIRONMENT = {**{key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"},
+               "CSPACE_CACHE": "off"}
 
 
 @dataclass
