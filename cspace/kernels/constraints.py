@@ -23,7 +23,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from . import vertices
 from .differences import DifferenceGraph, Differences
@@ -31,6 +30,7 @@ from .vertices import INFEASIBLE, OPTIMAL, UNBOUNDED
 
 if TYPE_CHECKING:
     import highspy
+    from scipy import sparse
 
 SLACK_CAP = 1.0  # largest slack a row is credited with when the implicit equalities are sought
 WARM_ROWS = 8  # a redundancy test of this many rows or more keeps one model and warm-starts its programs
@@ -181,7 +181,7 @@ class ConstraintManager:
             graph = DifferenceGraph(G, h, point, 100 * self.tolerance * (1 + np.abs(h)))
             if graph.complete:
                 return graph.essential()
-        G = G.toarray() if sparse.issparse(G) else G
+        G = G if isinstance(G, np.ndarray) else G.toarray()
         signatures = np.round(np.column_stack([G, h]), 12) + 0.0  # + 0.0: -0.0 is 0.0, as in a comparison
         first: dict[bytes, int] = {}
         for i, signature in enumerate(signatures):
@@ -236,7 +236,7 @@ class ConstraintManager:
                 slack = h[None, :] - (G @ points.T).T
                 inside = np.all(slack >= -tolerances, axis=1)
                 doubt &= ~np.any(slack[inside] > tolerances, axis=0)
-        G = G.toarray() if sparse.issparse(G) and doubt.any() else G
+        G = G.toarray() if not isinstance(G, np.ndarray) and doubt.any() else G
         while doubt.any():
             rows = np.flatnonzero(doubt)
             slack = np.zeros((m, len(rows)))

@@ -11,8 +11,12 @@ path at a time, for the programs of :mod:`cspace.kernels.constraints` to do the 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from scipy import sparse
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 SMALL_GRAPH = 40  # shortest paths over at most this many nodes are searched in numpy, more in scipy
 
@@ -167,6 +171,8 @@ class Differences:
         starts = np.searchsorted(heads, np.arange(self.nodes + 1)).astype(np.int32)
         tails = np.array([v for _, v in pairs], dtype=np.int32).reshape(-1)
         data = np.array([self.parallel[pair][0][0] for pair in pairs], float).reshape(-1)
+        from scipy import sparse  # 70 ms to import: only where a graph is searched
+
         self.graph = sparse.csr_array((data, tails, starts), shape=(self.nodes, self.nodes))
         self.dropped: set[int] = set()
         self.strict = self._strictly_implied()
@@ -338,8 +344,8 @@ def _differences(G: np.ndarray | sparse.csr_array) -> tuple[np.ndarray, np.ndarr
     edge's head u and tail v, and its scale s (``s x_v - s x_u <= b``; node n, zero, stands
     for a variable alone)."""
     m, n = G.shape
-    if sparse.issparse(G):
-        terms = sparse.coo_array(G)
+    if not isinstance(G, np.ndarray):
+        terms = G.tocoo()
         order = np.lexsort((terms.col, terms.row))
         kept = terms.data[order] != 0
         row, column, value = terms.row[order][kept], terms.col[order][kept], terms.data[order][kept]

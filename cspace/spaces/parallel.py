@@ -15,16 +15,16 @@ on). Work is not shared where ``fork`` is not available, nor from a daemonic pro
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import pickle
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..model.errors import WorkersError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 _TASKS: Sequence[Callable[[], object]] = ()  # what forked workers run, by index
@@ -63,7 +63,12 @@ def run(tasks: Sequence[Callable[[], T]], workers: int) -> list[T | None]:
     """
     global _TASKS
     count = min(workers, len(tasks)) - 1
-    if count < 1 or "fork" not in multiprocessing.get_all_start_methods() or \
+    if count < 1:
+        return [task() for task in tasks]
+    import multiprocessing  # with concurrent.futures, 10 ms of a start: only where work is shared
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" not in multiprocessing.get_all_start_methods() or \
             multiprocessing.current_process().daemon:
         return [task() for task in tasks]
     _TASKS = tasks
@@ -118,6 +123,8 @@ def _run(index: int) -> bytes | None:
 
 def _result(future: Future) -> object:
     """A worker's result; None if its worker died before sending it back."""
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         data = future.result()
     except BrokenProcessPool:

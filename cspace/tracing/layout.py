@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from ..kernels.slack import moved_pairs, rows_slack, tight_rows
 from ..model.mechanism import Mechanism
 from ..spaces.pairspace import PairSpace
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 DENSE_LIMIT = 20000  # a matrix (a region's rows, every pair's point) of at most this many entries is dense
 TURN = 2 * math.pi
@@ -117,10 +120,16 @@ def _stacked(blocks: list[np.ndarray], columns: list[np.ndarray], n: int) -> np.
     cols = np.concatenate([np.tile(where, len(block)) for block, where in zip(blocks, columns)]) \
         if blocks else np.zeros(0, int)
     data = np.concatenate([block.ravel() for block in blocks]) if blocks else np.zeros(0)
+    if total * n <= DENSE_LIMIT:  # scipy.sparse (70 ms to import) only for a large mechanism
+        dense = np.zeros((total, n))
+        dense[rows, cols] = data + 0.0  # -0.0 + 0.0 is 0.0: a zero entry is none, as in a sparse matrix
+        return dense
+    from scipy import sparse
+
     entries = sparse.csr_array((data, (rows, cols)), shape=(total, n))
     entries.eliminate_zeros()
     entries.sort_indices()  # the entries, in the order, of the matrix made dense and then sparse
-    return entries.toarray() if total * n <= DENSE_LIMIT else entries
+    return entries
 
 
 def _limits(mechanism: Mechanism) -> tuple[np.ndarray, np.ndarray, tuple[Stop, ...]]:
@@ -227,7 +236,7 @@ class RowTable:
         self._extents = tuple(np.ascontiguousarray(a, np.intp) for a in (self.regions, self.base, self.start, self.count))
         # A sparse table's arrays in the kernel's index type, once (rows_slack).
         self._csr = (self.A.indptr.astype(np.intp), self.A.indices.astype(np.intp), self.A.data) \
-            if sparse.issparse(self.A) else None
+            if not isinstance(self.A, np.ndarray) else None
         # Each row's entries in its pair's columns (padded with zeros on a column past the
         # last): a few rows made dense without indexing the sparse matrix.
         width = max((len(where) for where in columns), default=0)
@@ -309,8 +318,10 @@ class RowTable:
         :meth:`rows` gives ``which``. The sparse stack is made from ``A``'s arrays directly:
         scipy's row indexing and stacking cost more than the rows of a large region."""
         A = self.A
-        if not sparse.issparse(A) or len(which) * self.n <= DENSE_LIMIT:
+        if isinstance(A, np.ndarray) or len(which) * self.n <= DENSE_LIMIT:
             return np.vstack([self.rows(which), below])
+        from scipy import sparse
+
         starts = A.indptr[which]
         counts = A.indptr[which + 1] - starts
         entries = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
@@ -322,7 +333,7 @@ class RowTable:
 
     def rows(self, which: np.ndarray, dense: bool = False) -> np.ndarray | sparse.csr_array:
         """Rows ``which`` of ``A``: dense when asked or up to ``DENSE_LIMIT`` entries, sparse beyond."""
-        if not sparse.issparse(self.A):
+        if isinstance(self.A, np.ndarray):
             return self.A[which]
         if dense or len(which) * self.n <= DENSE_LIMIT:
             out = np.zeros((len(which), self.n + 1))

@@ -16,9 +16,9 @@ import itertools
 import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import sparse
 
 from ..kernels.constraints import ConstraintManager, implied_bounds
 from ..kernels.differences import DifferenceGraph
@@ -26,6 +26,9 @@ from ..model.errors import TraceError
 from ..model.tolerance import NOISE
 from .analysis import Analysis
 from .layout import RowSlack, Stop
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 MAX_CANDIDATES = 4096
 REGION_CACHE = 256  # mechanism regions kept, most recently used
@@ -58,12 +61,12 @@ class MechanismRegion:
     def rows(self, which: np.ndarray | None = None) -> np.ndarray:
         """Rows of ``G`` (a mask or indices; all by default) as a dense array."""
         G = self.G if which is None else self.G[which]
-        return G.toarray() if sparse.issparse(G) else G
+        return G if isinstance(G, np.ndarray) else G.toarray()
 
     def signature(self) -> bytes:
         """The constraints as bytes: regions with equal signatures have equal constraints."""
         G = self.G
-        parts = (G.indptr, G.indices, G.data) if sparse.issparse(G) else (np.asarray(G),)
+        parts = (np.asarray(G),) if isinstance(G, np.ndarray) else (G.indptr, G.indices, G.data)
         return b"|".join(p.tobytes() for p in parts + (np.asarray(G.shape), self.h))
 
     def tight(self, q: np.ndarray) -> np.ndarray:
@@ -102,6 +105,13 @@ class MechanismRegion:
 
     def __repr__(self) -> str:
         return f"MechanismRegion(key={self.key}, rows={len(self.h)})"
+
+
+def _sparse_stack(G: sparse.csr_array, rows: np.ndarray) -> sparse.csr_array:
+    """A large region's rows with dense ``rows`` under them (scipy.sparse is loaded by then: it made G)."""
+    from scipy import sparse
+
+    return sparse.vstack([G, rows], format="csr")
 
 
 def _opposites(rows: np.ndarray, bounds: np.ndarray) -> dict[int, list[int]]:
@@ -457,8 +467,8 @@ class RegionDiagram:
         if not rows:
             return region
         extra = len(rows)
-        G = sparse.vstack([region.G, np.array(rows)], format="csr") if sparse.issparse(region.G) else \
-            np.vstack([region.G] + rows)
+        G = np.vstack([region.G] + rows) if isinstance(region.G, np.ndarray) else \
+            _sparse_stack(region.G, np.array(rows))
         return MechanismRegion(key, G, np.concatenate([region.h, bounds]),
                                region.kinds + ("linkage",) * extra,
                                np.concatenate([region.tolerances,
