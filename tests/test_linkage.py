@@ -257,3 +257,52 @@ def test_a_node_solved_onto_another_branch_sends_the_table_back_to_steps(monkeyp
     monkeypatch.setattr(system, "correct_many", flipped)
     table = cspace.spaces.linkage._tabulate(mechanism, mechanism.linkages[0], system, 301)
     assert np.max(np.abs(table.outputs - crank_slider(table.inputs))) <= 1e-12
+
+
+@pytest.mark.parametrize("name", sorted(LINKAGES))
+def test_an_event_solved_with_the_joints_is_where_exact_solves_bracket_it(name):
+    """``exact_where`` solves the joints and a region row together: its input is where
+    bisection on exact solves puts the row's crossing (to a few float roundings), and its
+    output is the exact one there, for rows of every slope across random cells."""
+    mechanism = LINKAGES[name]()
+    table = solve_linkage(mechanism, mechanism.linkages[0])
+    rng = np.random.default_rng(7)
+    found = 0
+    for _ in range(40):
+        k = int(rng.integers(0, len(table.inputs) - 1))
+        a, b = float(table.inputs[k]), float(table.inputs[k + 1])
+        x0, f0 = a, float(table.outputs[k])
+        along_x, along_f = rng.normal(size=2)
+        cross = a + (b - a) * rng.uniform(0.05, 0.95)
+        c = -((cross - x0) * along_x + (table.exact(cross) - f0) * along_f)  # the row crosses at ``cross``
+
+        def g(x: float) -> float:
+            return c + (x - x0) * along_x + (table.exact(x) - f0) * along_f
+
+        if g(a) * g(b) >= 0:
+            continue
+        lo, hi = (a, b) if g(a) < 0 else (b, a)
+        while abs(hi - lo) > 2 * math.ulp(abs(lo) + 1):
+            middle = (lo + hi) / 2
+            lo, hi = (middle, hi) if g(middle) < 0 else (lo, middle)
+        at = table.exact_where(a, b, (a + b) / 2, (c, along_x, along_f), x0, f0)
+        assert at is not None
+        # The root is as exact as g is (its terms' roundings) over g's slope there.
+        slope = abs(along_x + along_f * table.exact_with_slope(lo)[1])
+        noise = 16 * np.finfo(float).eps * (abs(c) + abs(along_x) * (abs(lo) + abs(x0)) +
+                                            abs(along_f) * (abs(at[1]) + abs(f0)))
+        assert abs(at[0] - lo) <= noise / slope + 8 * math.ulp(abs(lo) + 1)
+        assert abs(at[1] - table.exact(at[0])) <= 8 * math.ulp(abs(at[1]) + 1)
+        found += 1
+    assert found >= 30
+
+
+def test_an_event_the_joint_solve_cannot_place_is_bracketed_by_exact_solves(monkeypatch):
+    """Where ``exact_where`` gives up (near a dead point), the tracer brackets the crossing with
+    exact solves: the feeder traces to the same description and path."""
+    expected = traced("feeder")
+    monkeypatch.setattr(cspace.spaces.linkage.LinkageTable, "exact_where", lambda *args: None)
+    result = trace(analyze(load(fixture_path("feeder"))))
+    assert describe(result) == describe(expected)
+    assert np.allclose(np.array(path_rows(result))[:, 2:].astype(float),
+                       np.array(path_rows(expected))[:, 2:].astype(float), rtol=0, atol=1e-12)

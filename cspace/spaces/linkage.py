@@ -63,6 +63,7 @@ class LinkageTable:
     solutions: np.ndarray = field(repr=False, compare=False)  # every unknown at every node (start points)
     system: JointSystem | None = field(default=None, repr=False, compare=False)
     _jacobians: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+    _input_columns: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
     _solved: dict[float, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
@@ -142,6 +143,62 @@ class LinkageTable:
         u = self._solve(x)
         return float(u[-1]), self.system.slope(u, reduced, self.system.jacobian(u, reduced))
 
+    def exact_where(self, a: float, b: float, start: float, row: tuple[float, float, float], x0: float,
+                    f0: float) -> tuple[float, float] | None:
+        """(input, output) between inputs a and b where ``c + (x - x0) along_x + (f(x) - f0) along_f``
+        (``row`` is c, along_x, along_f) vanishes on the real linkage, found from input ``start``.
+
+        Newton's method on the joint equations and that condition together, steered by the
+        Jacobian interpolated between the cell's nodes (chord steps: one joint residual each,
+        four or five), until its steps stop shrinking (float precision). None where it lands
+        outside [a, b] or off the joints (near a dead point): the caller then brackets the
+        root with exact solves.
+        """
+        c, along_x, along_f = row
+        system = self.system
+        lo, hi = min(a, b), max(a, b)
+        k = self.cell((lo + hi) / 2)
+        reduced, shift = self.reduce((lo + hi) / 2)
+        w = min(max((reduced - float(self.inputs[k])) / self.step, 0.0), 1.0)
+        steer = np.zeros((system.size + 1, system.size + 1))
+        steer[:-1, :-1] = (1.0 - w) * self._jacobian(k) + w * self._jacobian(k + 1)
+        steer[:-1, -1] = (1.0 - w) * self._input_column(k) + w * self._input_column(k + 1)
+        steer[-1, -1], steer[-1, -2] = along_x, along_f
+        try:
+            inverse = np.linalg.inv(steer)
+        except np.linalg.LinAlgError:
+            return None
+        u, x = self._interpolate(self.solutions, start), start - shift
+        units = np.append(system.units, system.input_unit)
+        moved = math.inf
+        for _ in range(FIT_STEPS):
+            value = c + (x + shift - x0) * along_x + (float(u[-1]) - f0) * along_f
+            change = inverse @ np.append(system.residual(u, x), value)
+            u, x = u - change[:-1], x - float(change[-1])
+            size = float(np.max(np.abs(change) / units))
+            if size == 0.0 or size >= moved:
+                break
+            moved = size
+        x += shift
+        if not lo <= x <= hi or float(np.max(np.abs(system.residual(u, x - shift)))) * system.scale > system.joint:
+            return None
+        return x, float(u[-1])
+
+    def _jacobian(self, k: int) -> np.ndarray:
+        """The joint Jacobian at node k (forward differences): it steers Newton's method from cell k."""
+        if k not in self._jacobians:
+            self._jacobians[k] = self.system.jacobian(self.solutions[k], float(self.inputs[k]), central=False)
+        return self._jacobians[k]
+
+    def _input_column(self, k: int) -> np.ndarray:
+        """dR/dx at node k (a forward difference): the input's column of the Jacobian steering an event's solve."""
+        if k not in self._input_columns:
+            system, x = self.system, float(self.inputs[k])
+            step = system.input_unit * FORWARD
+            u = self.solutions[k]
+            self._input_columns[k] = (system.residual(u, x + step) - system.residual(u, x)) / step
+        return self._input_columns[k]
+
     def _solve(self, x: float) -> np.ndarray:
         """Every unknown at input ``x``, by Newton's method from the table's interpolation,
         steered by the joint Jacobian at the cell's first node (kept: events cluster in cells).
@@ -151,10 +208,7 @@ class LinkageTable:
         if held is not None:
             return held
         reduced, _ = self.reduce(float(x))
-        k = self.cell(x)
-        if k not in self._jacobians:
-            self._jacobians[k] = self.system.jacobian(self.solutions[k], float(self.inputs[k]), central=False)
-        solved = self.system.newton(self._interpolate(self.solutions, x), reduced, self._jacobians[k])
+        solved = self.system.newton(self._interpolate(self.solutions, x), reduced, self._jacobian(self.cell(x)))
         if solved is None:
             raise LinkageError(f"the joints do not close at {self.linkage.input} = {_num(x)} between table "
                                "nodes", where=f"linkage {self.linkage.name!r}", field="joints")

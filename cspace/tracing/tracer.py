@@ -459,23 +459,32 @@ class Tracer:
         on the real linkage.
 
         A row's excess is ``excess0 + (x - x0) along_x + (f(x) - f0) along_f``; at a and b
-        (nodes, or x0) the table is exact, so it changes sign between them. Newton's method
-        on the solved output, from the table's linear estimate, first steered by the cell's
-        slope, then by the secant of its last two steps, and kept inside [a, b], takes it to
-        float precision in three or four joint solves.
+        (nodes, or x0) the table is exact, so it changes sign between them. The joints and
+        the row are solved together from the table's linear estimate
+        (:meth:`LinkageTable.exact_where`: a joint residual a step); where that fails, Newton's
+        method on the solved output, first steered by the cell's slope, then by the secant of
+        its last two steps, and kept inside [a, b], takes it to float precision in three or
+        four joint solves.
         """
         fa = f0 if a == x0 else table.output(a)
         fb = table.output(b)
         best = (b, fb)
         crossing = np.flatnonzero(excess0 + (b - x0) * along_x + (fb - f0) * along_f > 0)
         # Rows that are one constraint (a piston's face against each block of a stack) cross once.
-        _, distinct = np.unique(np.column_stack([excess0, along_x, along_f])[crossing], axis=0, return_index=True)
-        for k in crossing[np.sort(distinct)].tolist():
+        distinct = {}
+        for k in crossing.tolist():
+            distinct.setdefault((float(excess0[k]), float(along_x[k]), float(along_f[k])), k)
+        for k in distinct.values():
             def g(x: float, f: float) -> float:
                 return float(excess0[k] + (x - x0) * along_x[k] + (f - f0) * along_f[k])
 
             lo, hi, g_lo, g_hi = a, b, g(a, fa), g(b, fb)
             x = lo + (hi - lo) * min(max(-g_lo / (g_hi - g_lo), 0.0), 1.0)
+            found = table.exact_where(a, b, x, (float(excess0[k]), float(along_x[k]), float(along_f[k])), x0, f0)
+            if found is not None:
+                if (found[0] - best[0]) * direction < 0:
+                    best = found
+                continue
             moved = math.inf
             rate = float(along_x[k] + table.slope(a, direction) * along_f[k])  # the cell's: steers, exactness is g's
             previous = None
