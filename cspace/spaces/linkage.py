@@ -783,7 +783,10 @@ class JointSystem:
         knots = list(range(STRIDE - 1, len(targets), STRIDE))
         if knots[-1] != len(targets) - 1:
             knots.append(len(targets) - 1)
-        coarse = self.continue_each(x0, u0, [targets[k] for k in knots])
+        try:
+            coarse = self.continue_each(x0, u0, [targets[k] for k in knots])
+        except LinkageError:  # a dead point: each target in turn meets it too, and says nearer where
+            return self.continue_each(x0, u0, targets)
         x = np.array(targets, float)
         known_x, known_u = np.array([x0, *x[knots]]), np.vstack([u0, *coarse])
         if known_x[-1] < known_x[0]:
