@@ -54,7 +54,7 @@ from ..kernels.symmetry import Symmetry
 from ..model.mechanism import Mechanism, Part
 from ..model.tolerance import GRID_ROUNDING
 from .convex_regions import LabelledEdges, cell_regions, convex_cover, finished, interval_regions, repeated
-from .pairspace import Contact, PairSpace, Region
+from .pairspace import Contact, Deferred, PairSpace, Region
 
 MARGIN = 0.2  # radians swept beyond a turn (or a limit) on each side, so the seams see their neighbours
 STEP = 0.05  # largest first step of a sweep, in radians
@@ -225,10 +225,10 @@ class Renaming:
 
 @dataclass
 class Cell:
-    """A turning pair's space before it is laid out: the regions and the blocked convex
-    pieces (on the grid) of the first cell of its repeating pattern, with what lays them
-    out (:meth:`space`). It is the costly part, and small: what a worker process sends
-    back (:mod:`cspace.spaces.parallel`), the thousands of regions of the copies made here."""
+    """A turning pair's space before it is laid out: the regions and the blocked polygons
+    (on the grid) of the first cell of its repeating pattern, with what lays them out
+    (:meth:`space`). It is the costly part, and small: what a worker process sends back
+    (:mod:`cspace.spaces.parallel`), the thousands of regions of the copies made here."""
 
     part_a: str
     part_b: str
@@ -240,20 +240,27 @@ class Cell:
     cell: tuple[int, int, int, int]
     counts: tuple[int, int]
     regions: list[Region]
-    pieces: list[np.ndarray]
+    blocked: list[np.ndarray]
     renaming: Renaming
 
     def space(self) -> PairSpace:
         """The pair space: the cell repeated ``counts`` times along each axis, contacts
-        renamed, regions ordered and named, and the copies across the seams."""
+        renamed, regions ordered and named, and the copies across the seams; its blocked
+        convex pieces (for drawing) made when first read."""
         cell, counts = self.cell, self.counts
         steps = (cell[2] - cell[0], cell[3] - cell[1])
         regions = repeated(self.regions, steps, counts, self.quantum, self.renaming.renamer())
-        shifts = np.array([(i * steps[0], j * steps[1]) for i in range(counts[0]) for j in range(counts[1])])
-        pieces = [placed for piece in self.pieces for placed in (piece[None] + shifts[:, None]) * self.quantum]
         periods = tuple(axis.period * self.quantum for axis in self.axes)
         return PairSpace(self.part_a, self.part_b, self.coordinates, self.matrix,
-                         tuple(finished(regions, self.box, self.axes, self.quantum)), tuple(pieces), periods)
+                         tuple(finished(regions, self.box, self.axes, self.quantum)), Deferred(self._pieces), periods)
+
+    def _pieces(self) -> list[np.ndarray]:
+        """The blocked space as convex pieces in the pair space, the cell's repeated."""
+        cell, counts = self.cell, self.counts
+        steps = (cell[2] - cell[0], cell[3] - cell[1])
+        shifts = np.array([(i * steps[0], j * steps[1]) for i in range(counts[0]) for j in range(counts[1])])
+        return [placed for piece in convex_cover(cell, self.blocked)
+                for placed in (piece[None] + shifts[:, None]) * self.quantum]
 
     def __repr__(self) -> str:
         return f"Cell({self.part_a}/{self.part_b}, regions={len(self.regions)}, counts={self.counts})"
@@ -360,7 +367,7 @@ class RotationBuilder:
                             None if self.met is None else (self.b.name if self.met_is_b else self.a.name,
                                                            self.met[0]))
         return Cell(self.a.name, self.b.name, self.coordinates, matrix, (u, v), self.quantum, box, cell, counts,
-                    regions, convex_cover(cell, blocked), renaming)
+                    regions, blocked, renaming)
 
     def _counts(self) -> tuple[int, int]:
         """How many times the space repeats along each axis: a symmetric part's sectors."""
