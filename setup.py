@@ -11,6 +11,6 @@ from setuptools import Extension, setup
 KERNELS = [Extension(f"cspace.kernels.{name}", [f"cspace/kernels/{name}.pyx"],
                      include_dirs=[numpy.get_include()],
                      define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
-           for name in ("propagation", "slack")]
+           for name in ("propagation", "ranges", "slack")]
 
 setup(ext_modules=cythonize(KERNELS, compiler_directives={"language_level": 3}))

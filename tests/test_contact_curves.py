@@ -249,6 +249,8 @@ def test_roots_in_placement_order_are_in_lexsort_order(seed):
         feature = rng.integers(0, 6, n)
         np.testing.assert_array_equal(contact_curves.placement_order(k, v), np.lexsort((v, k)))
         np.testing.assert_array_equal(contact_curves.placement_order(k, v, feature), np.lexsort((feature, v, k)))
+        plain = contact_curves.placement_order(k, v)
+        np.testing.assert_array_equal(contact_curves.placement_order(k, v, feature, plain), np.lexsort((feature, v, k)))
 
 
 @pytest.mark.parametrize("seed", seeds(20, 4))

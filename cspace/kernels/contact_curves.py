@@ -37,6 +37,7 @@ import numpy as np
 import shapely
 
 from ..model.geometry import even_odd, nesting_depths
+from .ranges import keys_in_ranges
 
 Label = tuple[tuple[str, ...], tuple[str, ...]]
 NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
@@ -413,6 +414,12 @@ class _Roots:
     feature: np.ndarray
     change: np.ndarray
     degenerate: np.ndarray
+
+    @cached_property
+    def by_placement(self) -> np.ndarray:
+        """The roots' order by placement, then value (:func:`placement_order`), sorted once for
+        the start values and the count."""
+        return placement_order(self.k, self.v)
 
 
 def translation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, d: np.ndarray) -> Intervals:
@@ -1034,33 +1041,15 @@ def _at_end(t: np.ndarray) -> np.ndarray:
 
 
 def candidate_triples(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(placement, edge, vertex) triples whose vertex key lies in the edge's [low, high]."""
+    """(placement, edge, vertex) triples whose vertex key lies in the edge's [low, high]: by
+    placement, edge, then key (:func:`cspace.kernels.ranges.keys_in_ranges`)."""
     order = np.argsort(keys, axis=1)
     ordered = np.take_along_axis(keys, order, 1)
     # An edge whose range is empty (or not a number) at every placement has no triple: left out.
     edges = np.flatnonzero((lows <= highs).any(axis=0))
     lows, highs = lows[:, edges], highs[:, edges]
-    if len(keys) and all(np.isfinite(x).all() for x in (ordered, lows, highs)):
-        # Every placement at once, exactly: (placement, key) as the complex number
-        # placement + i key sorts and compares lexicographically, so one search over all
-        # rows finds what one search per row finds.
-        rows = np.arange(len(keys), dtype=float)[:, None]
-        flat = (rows + 1j * ordered).ravel()
-        first = np.searchsorted(flat, rows + 1j * lows, side="left")
-        last = np.searchsorted(flat, rows + 1j * highs, side="right")
-        counts = np.maximum(last - first, 0).ravel()
-        owner = np.repeat(np.arange(counts.size), counts)
-        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        at = first.ravel()[owner] + offsets
-        width = lows.shape[1]
-        return owner // width, edges[owner % width], order.ravel()[at]
-    ks, found, movers = [], [], []
-    for k in range(len(keys)):
-        owner, at = sorted_pairs(ordered[k], lows[k], highs[k])
-        ks.append(np.full(len(owner), k))
-        found.append(edges[owner])
-        movers.append(order[k][at])
-    return tuple(np.concatenate(x) if x else np.zeros(0, int) for x in (ks, found, movers))
+    return keys_in_ranges(np.ascontiguousarray(ordered, float), np.ascontiguousarray(order, np.intp),
+                          np.ascontiguousarray(lows, float), np.ascontiguousarray(highs, float), edges)
 
 
 def _classify(t: np.ndarray, entering: np.ndarray, tie: np.ndarray, sides: Callable[[np.ndarray], list[np.ndarray]],
@@ -1139,17 +1128,22 @@ def wrapped_angles(v: np.ndarray) -> np.ndarray:
     return (v + math.pi) % TURN - math.pi
 
 
-def placement_order(k: np.ndarray, v: np.ndarray, then: np.ndarray | None = None) -> np.ndarray:
+def placement_order(k: np.ndarray, v: np.ndarray, then: np.ndarray | None = None,
+                    plain: np.ndarray | None = None) -> np.ndarray:
     """The order ``np.lexsort((then, v, k))`` gives (``(v, k)`` without ``then``): by placement,
     then value, then ``then``, equals as they come. numpy's lexsort is several times slower
     at these sizes than what is done here: a quicksort on the value, a stable sort on the
     placement (a radix sort where it fits 16 bits), and the rare runs of equal placement
-    and value put in order by what follows."""
-    order = np.argsort(v)
-    key = k[order]
-    if len(key) and 0 <= key.min() and key.max() < 2 ** 15:
-        key = key.astype(np.int16)
-    order = order[np.argsort(key, kind="stable")]
+    and value put in order by what follows. ``plain``, the order without ``then`` if
+    known, saves the sorts: only its runs of equals are put in order again."""
+    if plain is not None:
+        order = plain.copy()
+    else:
+        order = np.argsort(v)
+        key = k[order]
+        if len(key) and 0 <= key.min() and key.max() < 2 ** 15:
+            key = key.astype(np.int16)
+        order = order[np.argsort(key, kind="stable")]
     same_k, values = k[order], v[order]
     equal = (same_k[1:] == same_k[:-1]) & ((values[1:] == values[:-1]) | (np.isnan(values[1:]) & np.isnan(values[:-1])))
     if equal.any():
@@ -1163,7 +1157,7 @@ def placement_order(k: np.ndarray, v: np.ndarray, then: np.ndarray | None = None
 def start_values(roots: _Roots, K: int) -> np.ndarray:
     """Per placement, a value of ``v`` half way across the widest gap between its roots
     (the first widest, going round from the lowest root), for every placement at once."""
-    order = placement_order(roots.k, roots.v)
+    order = roots.by_placement
     k, v = roots.k[order], roots.v[order]
     start = np.zeros(K)
     if not len(k):
@@ -1306,7 +1300,7 @@ def _turned_rows(k: np.ndarray, v: np.ndarray, f: np.ndarray, after: np.ndarray,
 def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:
     """The roots by placement and value, those at one value of one placement made one:
     placement, value, first feature, summed change and whether any is degenerate."""
-    order = placement_order(roots.k, roots.v, roots.feature)
+    order = placement_order(roots.k, roots.v, roots.feature, roots.by_placement)
     k, v, f, c, odd = (getattr(roots, name)[order] for name in ("k", "v", "feature", "change", "degenerate"))
     if not len(k):
         return k, v, f, c, odd
