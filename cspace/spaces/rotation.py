@@ -50,6 +50,7 @@ from ..kernels.contact_curves import (
     rotation_intervals,
     translation_intervals,
 )
+from ..kernels.sectors import repeated_arcs
 from ..kernels.symmetry import Symmetry
 from ..model.mechanism import Mechanism, Part
 from ..model.tolerance import GRID_ROUNDING
@@ -639,57 +640,13 @@ def stood_upright(rings: list[np.ndarray], cell: tuple[int, int, int, int], snap
 def _repeated(arcs: Intervals, n: int) -> Intervals:
     """Blocked arcs against one sector of a part of order ``n``, turned to every sector: the
     arc of sector j is that of sector 0 less j n-ths of a turn, its features ``f * n + j``.
-    Arcs that meet (two sectors' cut faces) join."""
-    rows = []
-    for k in range(len(arcs.count)):
-        spans = []
-        for m in range(int(arcs.count[k])):
-            lo, hi = float(arcs.lo[k, m]), float(arcs.hi[k, m])
-            f_lo, f_hi = int(arcs.lo_feature[k, m]), int(arcs.hi_feature[k, m])
-            if hi - lo >= TURN:
-                spans.append([-math.pi, math.pi, NO_FEATURE, NO_FEATURE])
-                continue
-            for j in range(n):
-                shift = TURN * j / n
-                a = lo - shift
-                turn = TURN * math.floor((a + math.pi) / TURN)
-                spans.append([a - turn, hi - shift - turn, _sector_feature(f_lo, n, j), _sector_feature(f_hi, n, j)])
-        rows.append(_joined(sorted(spans)))
-    width = max(1, max((len(r) for r in rows), default=0))
-    table = np.full((len(rows), width, 4), np.nan)
-    for k, r in enumerate(rows):
-        if r:
-            table[k, :len(r)] = r
-    features = np.where(np.isnan(table[..., 2:]), NO_FEATURE, table[..., 2:]).astype(np.int64)
-    return Intervals(table[..., 0], table[..., 1], features[..., 0], features[..., 1],
-                     np.array([len(r) for r in rows], int))
-
-
-def _sector_feature(feature: int, n: int, j: int) -> int:
-    return NO_FEATURE if feature == NO_FEATURE else feature * n + j
-
-
-def _joined(spans: list[list]) -> list[list]:
-    """Sorted arcs (lo in one turn) with overlapping or meeting ones joined, round the seam too."""
-    if not spans:
-        return []
-    if any(hi - lo >= TURN for lo, hi, _, _ in spans):
-        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]]
-    out = [list(spans[0])]
-    for span in spans[1:]:
-        if span[0] <= out[-1][1] + JOIN:
-            if span[1] > out[-1][1]:
-                out[-1][1], out[-1][3] = span[1], span[3]
-        else:
-            out.append(list(span))
-    # The last arc may run on past the seam over the first ones.
-    while len(out) > 1 and out[-1][1] - TURN >= out[0][0] - JOIN:
-        first, last = out.pop(0), out[-1]
-        if first[1] + TURN > last[1]:
-            last[1], last[3] = first[1] + TURN, first[3]
-    if out[-1][1] - out[-1][0] >= TURN - JOIN:
-        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]]
-    return out
+    Arcs that meet (two sectors' cut faces) join, round the seam too (compiled:
+    :func:`cspace.kernels.sectors.repeated_arcs`)."""
+    lo, hi, f_lo, f_hi, counts = repeated_arcs(
+        np.ascontiguousarray(arcs.lo, float), np.ascontiguousarray(arcs.hi, float),
+        np.ascontiguousarray(arcs.lo_feature, np.int64), np.ascontiguousarray(arcs.hi_feature, np.int64),
+        np.ascontiguousarray(arcs.count, np.int64), n, TURN, math.pi, JOIN, NO_FEATURE)
+    return Intervals(lo, hi, f_lo, f_hi, counts)
 
 
 def _unrolled(arcs: Intervals, low: float, high: float) -> Intervals:
