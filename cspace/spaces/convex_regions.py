@@ -123,11 +123,11 @@ def repeated(regions: list[Region], steps: tuple[int, int], counts: tuple[int, i
 def _moved_edges(edges: tuple[RegionEdge, ...], shift: np.ndarray,
                  renamed: Callable[[tuple[Contact, ...], int, int], tuple[Contact, ...]], i: int,
                  j: int) -> tuple[RegionEdge, ...]:
-    """A cell's region's edges in its copy (i, j), moved by ``shift`` (see :func:`repeated`)."""
-    starts = (np.array([e.start for e in edges], float).reshape(-1, 2) + shift).tolist()
-    ends = (np.array([e.end for e in edges], float).reshape(-1, 2) + shift).tolist()
-    return tuple(RegionEdge(e.row, tuple(start), tuple(end), renamed(e.contacts, i, j) if e.contacts else ())
-                 for e, start, end in zip(edges, starts, ends))
+    """A cell's region's edges in its copy (i, j), moved by ``shift`` (see :func:`repeated`):
+    in plain floats, each sum rounded as numpy rounds it."""
+    dx, dy = shift.tolist()
+    return tuple(RegionEdge(e.row, (e.start[0] + dx, e.start[1] + dy), (e.end[0] + dx, e.end[1] + dy),
+                            renamed(e.contacts, i, j) if e.contacts else ()) for e in edges)
 
 
 def finished(regions: list[Region], box: tuple[int, int, int, int], axes: tuple, quantum: float) -> list[Region]:
@@ -501,8 +501,9 @@ def _shifted(region: Region, steps: tuple[int, ...], quantum: float) -> Region:
 
 
 def _shifted_edges(edges: Callable[[], tuple[RegionEdge, ...]], shift: np.ndarray) -> tuple[RegionEdge, ...]:
-    """A region's edges (made by ``edges()``) moved by ``shift``."""
-    return tuple(RegionEdge(e.row, tuple(np.add(e.start, shift).tolist()), tuple(np.add(e.end, shift).tolist()),
+    """A region's edges (made by ``edges()``) moved by ``shift``, in plain floats."""
+    by = shift.tolist()
+    return tuple(RegionEdge(e.row, tuple(x + d for x, d in zip(e.start, by)), tuple(x + d for x, d in zip(e.end, by)),
                             e.contacts) for e in edges())
 
 
