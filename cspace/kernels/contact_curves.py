@@ -38,6 +38,7 @@ import shapely
 
 from ..model.geometry import even_odd, nesting_depths
 from .ranges import keys_in_ranges
+from .turning_roots import classified, sinusoid_terms, turned_points
 
 Label = tuple[tuple[str, ...], tuple[str, ...]]
 NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
@@ -691,10 +692,13 @@ def _fraction(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.
     t = _dot(point - start, vector) / _dot(vector, vector)
     curved = np.flatnonzero(f.er[e] != 0)
     if len(curved):
-        kc, ec = k[curved], e[curved]
-        t[curved] = _arc_fraction(_take(point, curved), _at(f.ec, kc, ec), _take(start, curved),
-                                  _at(f.edge_spans, kc, ec), f.er[ec])
+        t[curved] = _arc_fractions(f, k[curved], e[curved], _take(point, curved))
     return t
+
+
+def _arc_fractions(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """Where contact points lie along their arc edges e, as a fraction of each one's angle."""
+    return _arc_fraction(point, _at(f.ec, k, e), _at(f.e0, k, e), _at(f.edge_spans, k, e), f.er[e])
 
 
 def _normal(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.ndarray:
@@ -807,7 +811,41 @@ def _rotation_roots(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray, 
     """Mover vertices meeting edges, turning by ``sign * v`` about ``center`` (kind 0) or by
     ``-sign * v`` (kind 1), the edges ``near`` to ``far`` from it (:func:`_distance_range`).
     Each contact is where ``alpha cos phi + beta sin phi = gamma`` (phi the turn): on a
-    straight edge the vertex is on its line, on an arc at its radius."""
+    straight edge the vertex is on its line, on an arc at its radius.
+
+    Each candidate's arithmetic is compiled (:mod:`cspace.kernels.turning_roots`), the roots'
+    trigonometry numpy's, as :func:`_plain_rotation_roots` has it all in numpy: the same
+    roots to the bit. That one settles the rare call where a flat side must be measured
+    against every candidate's sides."""
+    turn = sign if f.kind == 0 else -sign
+    arm = _from(f.movers, center)
+    radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
+    k_, e_, m_ = candidate_triples(radius, near * (1 - 1e-9), far * (1 + 1e-9))
+    if not len(k_):
+        return _no_roots()
+    roots = _solved(*sinusoid_terms(k_, e_, m_, f.movers, center, f.en, f.e0, f.ec, f.er))
+    reach = np.flatnonzero(roots.reach)
+    grazing = roots.grazing.view(np.uint8)
+    curved = np.flatnonzero(f.er[e_[reach]] != 0)
+    found = []
+    for root, phi in enumerate(roots.phi):
+        c, s = np.cos(phi[reach]), np.sin(phi[reach])
+        point, t = turned_points(reach, k_, e_, m_, c, s, f.movers, center, f.e0, f.ev, f.er)
+        if len(curved):
+            t[curved] = _arc_fractions(f, k_[reach[curved]], e_[reach[curved]], _take(point, curved))
+        settled = classified(t, point, reach, k_, e_, m_, c, s, grazing, (root == 1) == (turn > 0), f.en, f.ec, f.er,
+                             f.back, f.ahead, ENDS, 1e-9 * (SIDE_BOUND + 1e-300))
+        if settled is None:
+            return _plain_rotation_roots(f, center, sign, near, far)
+        on, change, degenerate = settled
+        rows = reach[on]
+        found.append(_Roots(k_[rows], wrapped_angles(phi[rows] * turn), f.vertex_feature(e_[rows], m_[rows], root),
+                            change, degenerate))
+    return _concat(found)
+
+
+def _plain_rotation_roots(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray, far: np.ndarray) -> _Roots:
+    """:func:`_rotation_roots` in numpy alone."""
     turn = sign if f.kind == 0 else -sign
     arm = _from(f.movers, center)
     radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
@@ -866,6 +904,11 @@ class _Sinusoid:
 def _sinusoid_roots(u: np.ndarray, w: np.ndarray, gamma: np.ndarray) -> _Sinusoid:
     alpha = u[:, 0] * w[:, 0] + u[:, 1] * w[:, 1]
     beta = u[:, 1] * w[:, 0] - u[:, 0] * w[:, 1]
+    return _solved(alpha, beta, gamma)
+
+
+def _solved(alpha: np.ndarray, beta: np.ndarray, gamma: np.ndarray) -> _Sinusoid:
+    """The roots of ``alpha cos phi + beta sin phi = gamma``."""
     r = np.hypot(alpha, beta)
     spread = np.arccos(np.clip(gamma / np.where(r > 0, r, 1.0), -1.0, 1.0))
     base = np.arctan2(beta, alpha)
