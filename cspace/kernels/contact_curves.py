@@ -38,7 +38,7 @@ import shapely
 
 from ..model.geometry import even_odd, nesting_depths
 from .ranges import keys_in_ranges
-from .turning_roots import classified, sinusoid_terms, turned_points
+from .turning_roots import classified, moved_points, sinusoid_terms, turned_points
 
 Label = tuple[tuple[str, ...], tuple[str, ...]]
 NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
@@ -743,7 +743,35 @@ def _sides(f: _Sides, k: np.ndarray, e: np.ndarray, m: np.ndarray, point: np.nda
 
 
 def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
-    """Mover vertices meeting edges, moving along ``d`` (kind 0) or against it (kind 1)."""
+    """Mover vertices meeting edges, moving along ``d`` (kind 0) or against it (kind 1).
+
+    Each candidate's arithmetic against a straight edge is compiled
+    (:func:`cspace.kernels.turning_roots.moved_points` and ``classified``), as
+    :func:`_plain_translation_roots` has it in numpy: the same roots to the bit. That one
+    settles the rare call where a flat side must be measured against every candidate's sides."""
+    direction = d if f.kind == 0 else -d
+    low, high, span = _across(f, d)
+    side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
+    k_, e_, m_ = candidate_triples(_dot(f.movers, side[:, None, :]), low - span, high + span)
+    found = []
+    straight = f.er[e_] == 0
+    if straight.any():
+        rows = np.flatnonzero(straight)
+        k, e, m = k_[rows], e_[rows], m_[rows]
+        v, point, t, entering, grazing = moved_points(k, e, m, f.movers, direction, f.en, f.e0, f.ev)
+        settled = classified(t, point, np.arange(len(k)), k, e, m, t, t, False, entering, grazing, f.en, f.ec, f.er,
+                             f.back, f.ahead, ENDS, 1e-9 * (SIDE_BOUND + 1e-300))
+        if settled is None:
+            return _plain_translation_roots(f, d)
+        on, change, degenerate = settled
+        found.append(_Roots(k[on], v[on], f.vertex_feature(e[on], m[on], 0), change, degenerate))
+    if not straight.all():
+        found.append(_arc_translation_roots(f, direction, k_, e_, m_, np.flatnonzero(~straight)))
+    return _concat(found) if found else _no_roots()
+
+
+def _plain_translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
+    """:func:`_translation_roots` in numpy alone."""
     direction = d if f.kind == 0 else -d
     low, high, span = _across(f, d)
     side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
@@ -766,26 +794,35 @@ def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
             lambda: _sides(f, k, e, m, point, _still))
         found.append(_Roots(k[on], v[on], f.vertex_feature(e[on], m[on], 0), change, degenerate))
     if not straight.all():
-        rows = np.flatnonzero(~straight)
-        k, e, m, p, dc = k_[rows], e_[rows], m_[rows], _take(w, rows), _take(dk, rows)
-        rel = p - _at(f.ec, k, e)
-        rho = np.abs(f.er[e])
-        b = _dot(dc, rel)
-        disc = b * b - (_dot(rel, rel) - rho * rho)
-        real = np.flatnonzero(disc >= -1e-9 * rho * rho)
-        root_ = np.sqrt(np.maximum(disc, 0.0))
-        tie = np.abs(disc) <= 1e-9 * rho * rho
-        kr, er, mr, pr, dr = k[real], e[real], m[real], _take(p, real), _take(dc, real)
-        for root, v in ((0, -b - root_), (1, -b + root_)):
-            point = pr + _scaled(v[real], dr)
-            entering = (f.er[er] > 0) == (root == 0)
-            on, change, degenerate = _classify(
-                _fraction(f, kr, er, point), entering, tie[real],
-                lambda at: _sides(f, kr[at], er[at], mr[at], _take(point, at), _still),
-                lambda: _sides(f, k, e, m, p + _scaled(v, dc), _still))
-            rows = real[on]
-            found.append(_Roots(k[rows], v[rows], f.vertex_feature(e[rows], m[rows], root), change, degenerate))
+        found.append(_arc_translation_roots(f, direction, k_, e_, m_, np.flatnonzero(~straight)))
     return _concat(found) if found else _no_roots()
+
+
+def _arc_translation_roots(f: _Sides, direction: np.ndarray, k_: np.ndarray, e_: np.ndarray, m_: np.ndarray,
+                           rows: np.ndarray) -> _Roots:
+    """The candidates ``rows`` (mover vertices against arc edges) met moving along
+    ``direction``: where the vertex reaches the arc's circle, two roots each."""
+    found = []
+    k, e, m = k_[rows], e_[rows], m_[rows]
+    p, dc = _at(f.movers, k, m), _take(direction, k)
+    rel = p - _at(f.ec, k, e)
+    rho = np.abs(f.er[e])
+    b = _dot(dc, rel)
+    disc = b * b - (_dot(rel, rel) - rho * rho)
+    real = np.flatnonzero(disc >= -1e-9 * rho * rho)
+    root_ = np.sqrt(np.maximum(disc, 0.0))
+    tie = np.abs(disc) <= 1e-9 * rho * rho
+    kr, er, mr, pr, dr = k[real], e[real], m[real], _take(p, real), _take(dc, real)
+    for root, v in ((0, -b - root_), (1, -b + root_)):
+        point = pr + _scaled(v[real], dr)
+        entering = (f.er[er] > 0) == (root == 0)
+        on, change, degenerate = _classify(
+            _fraction(f, kr, er, point), entering, tie[real],
+            lambda at: _sides(f, kr[at], er[at], mr[at], _take(point, at), _still),
+            lambda: _sides(f, k, e, m, p + _scaled(v, dc), _still))
+        rows = real[on]
+        found.append(_Roots(k[rows], v[rows], f.vertex_feature(e[rows], m[rows], root), change, degenerate))
+    return _concat(found)
 
 
 def _across(f: _Sides, d: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -833,8 +870,9 @@ def _rotation_roots(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray, 
         point, t = turned_points(reach, k_, e_, m_, c, s, f.movers, center, f.e0, f.ev, f.er)
         if len(curved):
             t[curved] = _arc_fractions(f, k_[reach[curved]], e_[reach[curved]], _take(point, curved))
-        settled = classified(t, point, reach, k_, e_, m_, c, s, grazing, (root == 1) == (turn > 0), f.en, f.ec, f.er,
-                             f.back, f.ahead, ENDS, 1e-9 * (SIDE_BOUND + 1e-300))
+        entering = ((root == 1) == (turn > 0)) == (f.er[e_[reach]] >= 0)
+        settled = classified(t, point, reach, k_, e_, m_, c, s, True, entering.view(np.uint8), grazing[reach], f.en,
+                             f.ec, f.er, f.back, f.ahead, ENDS, 1e-9 * (SIDE_BOUND + 1e-300))
         if settled is None:
             return _plain_rotation_roots(f, center, sign, near, far)
         on, change, degenerate = settled

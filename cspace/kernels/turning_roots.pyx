@@ -109,6 +109,44 @@ def turned_points(const cnp.npy_intp[:] rows, const cnp.npy_intp[:] k, const cnp
     return point_out, t_out
 
 
+def moved_points(const cnp.npy_intp[:] k, const cnp.npy_intp[:] e, const cnp.npy_intp[:] m,
+                 const double[:, :, :] movers, const double[:, :] direction, const double[:, :, :] normals,
+                 const double[:, :, :] starts, const double[:, :, :] vectors):
+    """For each candidate (placement k, straight edge e, mover vertex m), the vertex moving
+    along ``direction[k]``: how far it moves to the edge's line (0 where it runs along the
+    line: its rate towards it at most 1e-12), where it is then, how far along the edge, and
+    per root whether the vertex enters (moves against the normal) and grazes (runs along).
+    ``contact_curves._translation_roots``' statements on a straight edge.
+
+    >>> import numpy as np
+    >>> one = np.zeros(1, np.intp)
+    >>> v, point, t, entering, grazing = moved_points(one, one, one, np.array([[[3.0, 0.5]]]), np.array([[-1.0, 0.0]]),
+    ...     np.array([[[1.0, 0.0]]]), np.array([[[1.0, 0.0]]]), np.array([[[0.0, 2.0]]]))
+    >>> v.tolist(), point.tolist(), t.tolist(), entering.tolist(), grazing.tolist()
+    ([2.0], [[1.0, 0.5]], [0.25], [1], [0])
+    """
+    cdef Py_ssize_t n = k.shape[0], i, kk, ee, mm
+    v_out, point_out, t_out = np.empty(n), np.empty((n, 2)), np.empty(n)
+    entering_out, grazing_out = np.empty(n, np.uint8), np.empty(n, np.uint8)
+    cdef double[::1] v = v_out, t = t_out
+    cdef double[:, ::1] point = point_out
+    cdef unsigned char[::1] entering = entering_out, grazing = grazing_out
+    cdef double p0, p1, d0, d1, n0, n1, rate, along, x0, x1, w0, w1
+    for i in range(n):
+        kk, ee, mm = k[i], e[i], m[i]
+        p0, p1 = movers[kk, mm, 0], movers[kk, mm, 1]
+        d0, d1 = direction[kk, 0], direction[kk, 1]
+        n0, n1 = normals[kk, ee, 0], normals[kk, ee, 1]
+        rate = _dot(n0, n1, d0, d1)
+        along = _dot(n0, n1, starts[kk, ee, 0] - p0, starts[kk, ee, 1] - p1) / rate if fabs(rate) > 1e-12 else 0.0
+        x0, x1 = p0 + along * d0, p1 + along * d1
+        w0, w1 = vectors[kk, ee, 0], vectors[kk, ee, 1]
+        v[i], point[i, 0], point[i, 1] = along, x0, x1
+        t[i] = _dot(x0 - starts[kk, ee, 0], x1 - starts[kk, ee, 1], w0, w1) / _dot(w0, w1, w0, w1)
+        entering[i], grazing[i] = rate < 0, not fabs(rate) > 1e-12
+    return v_out, point_out, t_out, entering_out, grazing_out
+
+
 cdef inline int _sign(double x) noexcept nogil:
     """np.sign's answer as compared with 1.0 and -1.0 (NaN: 2, equal to neither)."""
     if x > 0:
@@ -119,23 +157,24 @@ cdef inline int _sign(double x) noexcept nogil:
 
 
 def classified(const double[:] t, const double[:, :] point, const cnp.npy_intp[:] rows, const cnp.npy_intp[:] k,
-               const cnp.npy_intp[:] e, const cnp.npy_intp[:] m, const double[:] c, const double[:] s,
-               const unsigned char[:] grazing, bint rising, const double[:, :, :] normals,
+               const cnp.npy_intp[:] e, const cnp.npy_intp[:] m, const double[:] c, const double[:] s, bint turned,
+               const unsigned char[:] entering_, const unsigned char[:] grazing, const double[:, :, :] normals,
                const double[:, :, :] centers, const double[:] radii, const double[:, :, :] back,
                const double[:, :, :] ahead, double ends, double bound):
     """Of the roots (``rows`` of the candidates, ``t`` along their edges, at ``point``, the
-    mover turned by ``c`` and ``s``), those on their edge (within ``ends`` of it): their
-    positions, the count's change at each (one for the vertex, one for each of its edges
-    that starts or stops crossing the edge: ``contact_curves._classify``) and whether each
-    is degenerate (at an end, a flat side, a graze). A root enters where ``rising`` equals
-    its edge being convex. Also whether a side is flat only as measured against every
-    candidate's (above 1e-9 of the kept ones' largest, at most ``bound``): then these
-    answers are not settled (``contact_curves._flat``), and None is returned instead.
+    mover turned by ``c`` and ``s`` where ``turned``, else as it is), those on their edge
+    (within ``ends`` of it): their positions, the count's change at each (one for the vertex,
+    one for each of its edges that starts or stops crossing the edge:
+    ``contact_curves._classify``) and whether each is degenerate (at an end, a flat side, a
+    graze). ``entering`` and ``grazing`` are per root. Also whether a side is flat only as
+    measured against every candidate's (above 1e-9 of the kept ones' largest, at most
+    ``bound``): then these answers are not settled (``contact_curves._flat``), and None is
+    returned instead.
 
     >>> import numpy as np
-    >>> one = np.zeros(1, np.intp)
+    >>> one, no = np.zeros(1, np.intp), np.zeros(1, np.uint8)
     >>> on, change, degenerate = classified(np.array([0.5]), np.array([[1.0, 0.0]]), one, one, one, one,
-    ...     np.ones(1), np.zeros(1), np.zeros(1, np.uint8), True, np.array([[[1.0, 0.0]]]),
+    ...     np.ones(1), np.zeros(1), True, np.ones(1, np.uint8), no, np.array([[[1.0, 0.0]]]),
     ...     np.full((1, 1, 2), np.nan), np.zeros(1), np.array([[[0.6, 0.8]]]), np.array([[[-0.6, 0.8]]]), 1e-9, 1e-9)
     >>> on.tolist(), change.tolist(), degenerate.tolist()
     ([0], [1], [False])
@@ -145,7 +184,7 @@ def classified(const double[:] t, const double[:, :] point, const cnp.npy_intp[:
     sides_out = np.empty((n, 2))
     cdef cnp.npy_intp[::1] positions = positions_out
     cdef double[:, ::1] sides = sides_out
-    cdef double n0, n1, r0, r1, length, sign, d0, d1, x0, x1, largest = 0.0, size, threshold
+    cdef double n0, n1, r0, r1, length, sign, d0, d1, largest = 0.0, size, threshold
     cdef bint nan = False
     cdef int side
     for i in range(n):
@@ -161,11 +200,13 @@ def classified(const double[:] t, const double[:, :] point, const cnp.npy_intp[:
             n0, n1 = sign * r0 / length, sign * r1 / length
         else:
             n0, n1 = normals[kk, ee, 0], normals[kk, ee, 1]
-        x0, x1 = back[kk, mm, 0], back[kk, mm, 1]
-        d0, d1 = c[i] * x0 - s[i] * x1, s[i] * x0 + c[i] * x1
+        d0, d1 = back[kk, mm, 0], back[kk, mm, 1]
+        if turned:
+            d0, d1 = c[i] * d0 - s[i] * d1, s[i] * d0 + c[i] * d1
         sides[count, 0] = _dot(n0, n1, d0, d1)
-        x0, x1 = ahead[kk, mm, 0], ahead[kk, mm, 1]
-        d0, d1 = c[i] * x0 - s[i] * x1, s[i] * x0 + c[i] * x1
+        d0, d1 = ahead[kk, mm, 0], ahead[kk, mm, 1]
+        if turned:
+            d0, d1 = c[i] * d0 - s[i] * d1, s[i] * d0 + c[i] * d1
         sides[count, 1] = _dot(n0, n1, d0, d1)
         for side in range(2):
             size = fabs(sides[count, side])
@@ -187,8 +228,7 @@ def classified(const double[:] t, const double[:, :] point, const cnp.npy_intp[:
             size = fabs(sides[i, side])
             if size > threshold and size <= bound:
                 return None
-        j = rows[positions[i]]
-        entering = rising == (radii[e[j]] >= 0)
+        entering = entering_[positions[i]] != 0
         before = 1 if entering else -1
         crossing = 0
         flat = False
@@ -197,5 +237,5 @@ def classified(const double[:] t, const double[:, :] point, const cnp.npy_intp[:
             flat = flat or fabs(sides[i, side]) <= threshold
         change[i] = (1 if entering else -1) + crossing
         along = t[positions[i]]
-        degenerate[i] = fabs(along) <= ends or fabs(along - 1) <= ends or flat or grazing[j] != 0
+        degenerate[i] = fabs(along) <= ends or fabs(along - 1) <= ends or flat or grazing[positions[i]] != 0
     return positions_out[:count].copy(), change_out, degenerate_out
