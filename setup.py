@@ -10,7 +10,9 @@ from setuptools import Extension, setup
 
 KERNELS = [Extension(f"cspace.kernels.{name}", [f"cspace/kernels/{name}.pyx"],
                      include_dirs=[numpy.get_include()],
-                     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
-           for name in ("propagation", "slack")]
+                     define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+                     # Each sum and product rounded as Python and numpy round it: never fused.
+                     extra_compile_args=["-ffp-contract=off"])
+           for name in ("propagation", "ranges", "sectors", "slack", "turning_roots")]
 
 setup(ext_modules=cythonize(KERNELS, compiler_directives={"language_level": 3}))

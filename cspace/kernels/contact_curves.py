@@ -37,6 +37,8 @@ import numpy as np
 import shapely
 
 from ..model.geometry import even_odd, nesting_depths
+from .ranges import keys_in_ranges
+from .turning_roots import classified, moved_points, sinusoid_terms, turned_points
 
 Label = tuple[tuple[str, ...], tuple[str, ...]]
 NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
@@ -414,6 +416,12 @@ class _Roots:
     change: np.ndarray
     degenerate: np.ndarray
 
+    @cached_property
+    def by_placement(self) -> np.ndarray:
+        """The roots' order by placement, then value (:func:`placement_order`), sorted once for
+        the start values and the count."""
+        return placement_order(self.k, self.v)
+
 
 def translation_intervals(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray, d: np.ndarray) -> Intervals:
     """Blocked ``v`` for ``K`` placements of B in A's frame (B's point p at ``R(angle) p +
@@ -684,10 +692,13 @@ def _fraction(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.
     t = _dot(point - start, vector) / _dot(vector, vector)
     curved = np.flatnonzero(f.er[e] != 0)
     if len(curved):
-        kc, ec = k[curved], e[curved]
-        t[curved] = _arc_fraction(_take(point, curved), _at(f.ec, kc, ec), _take(start, curved),
-                                  _at(f.edge_spans, kc, ec), f.er[ec])
+        t[curved] = _arc_fractions(f, k[curved], e[curved], _take(point, curved))
     return t
+
+
+def _arc_fractions(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """Where contact points lie along their arc edges e, as a fraction of each one's angle."""
+    return _arc_fraction(point, _at(f.ec, k, e), _at(f.e0, k, e), _at(f.edge_spans, k, e), f.er[e])
 
 
 def _normal(f: _Sides, k: np.ndarray, e: np.ndarray, point: np.ndarray) -> np.ndarray:
@@ -732,7 +743,35 @@ def _sides(f: _Sides, k: np.ndarray, e: np.ndarray, m: np.ndarray, point: np.nda
 
 
 def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
-    """Mover vertices meeting edges, moving along ``d`` (kind 0) or against it (kind 1)."""
+    """Mover vertices meeting edges, moving along ``d`` (kind 0) or against it (kind 1).
+
+    Each candidate's arithmetic against a straight edge is compiled
+    (:func:`cspace.kernels.turning_roots.moved_points` and ``classified``), as
+    :func:`_plain_translation_roots` has it in numpy: the same roots to the bit. That one
+    settles the rare call where a flat side must be measured against every candidate's sides."""
+    direction = d if f.kind == 0 else -d
+    low, high, span = _across(f, d)
+    side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
+    k_, e_, m_ = candidate_triples(_dot(f.movers, side[:, None, :]), low - span, high + span)
+    found = []
+    straight = f.er[e_] == 0
+    if straight.any():
+        rows = np.flatnonzero(straight)
+        k, e, m = k_[rows], e_[rows], m_[rows]
+        v, point, t, entering, grazing = moved_points(k, e, m, f.movers, direction, f.en, f.e0, f.ev)
+        settled = classified(t, point, np.arange(len(k)), k, e, m, t, t, False, entering, grazing, f.en, f.ec, f.er,
+                             f.back, f.ahead, ENDS, 1e-9 * (SIDE_BOUND + 1e-300))
+        if settled is None:
+            return _plain_translation_roots(f, d)
+        on, change, degenerate = settled
+        found.append(_Roots(k[on], v[on], f.vertex_feature(e[on], m[on], 0), change, degenerate))
+    if not straight.all():
+        found.append(_arc_translation_roots(f, direction, k_, e_, m_, np.flatnonzero(~straight)))
+    return _concat(found) if found else _no_roots()
+
+
+def _plain_translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
+    """:func:`_translation_roots` in numpy alone."""
     direction = d if f.kind == 0 else -d
     low, high, span = _across(f, d)
     side = np.stack([-d[:, 1], d[:, 0]], axis=1)                               # across the motion
@@ -755,26 +794,35 @@ def _translation_roots(f: _Sides, d: np.ndarray) -> _Roots:
             lambda: _sides(f, k, e, m, point, _still))
         found.append(_Roots(k[on], v[on], f.vertex_feature(e[on], m[on], 0), change, degenerate))
     if not straight.all():
-        rows = np.flatnonzero(~straight)
-        k, e, m, p, dc = k_[rows], e_[rows], m_[rows], _take(w, rows), _take(dk, rows)
-        rel = p - _at(f.ec, k, e)
-        rho = np.abs(f.er[e])
-        b = _dot(dc, rel)
-        disc = b * b - (_dot(rel, rel) - rho * rho)
-        real = np.flatnonzero(disc >= -1e-9 * rho * rho)
-        root_ = np.sqrt(np.maximum(disc, 0.0))
-        tie = np.abs(disc) <= 1e-9 * rho * rho
-        kr, er, mr, pr, dr = k[real], e[real], m[real], _take(p, real), _take(dc, real)
-        for root, v in ((0, -b - root_), (1, -b + root_)):
-            point = pr + _scaled(v[real], dr)
-            entering = (f.er[er] > 0) == (root == 0)
-            on, change, degenerate = _classify(
-                _fraction(f, kr, er, point), entering, tie[real],
-                lambda at: _sides(f, kr[at], er[at], mr[at], _take(point, at), _still),
-                lambda: _sides(f, k, e, m, p + _scaled(v, dc), _still))
-            rows = real[on]
-            found.append(_Roots(k[rows], v[rows], f.vertex_feature(e[rows], m[rows], root), change, degenerate))
+        found.append(_arc_translation_roots(f, direction, k_, e_, m_, np.flatnonzero(~straight)))
     return _concat(found) if found else _no_roots()
+
+
+def _arc_translation_roots(f: _Sides, direction: np.ndarray, k_: np.ndarray, e_: np.ndarray, m_: np.ndarray,
+                           rows: np.ndarray) -> _Roots:
+    """The candidates ``rows`` (mover vertices against arc edges) met moving along
+    ``direction``: where the vertex reaches the arc's circle, two roots each."""
+    found = []
+    k, e, m = k_[rows], e_[rows], m_[rows]
+    p, dc = _at(f.movers, k, m), _take(direction, k)
+    rel = p - _at(f.ec, k, e)
+    rho = np.abs(f.er[e])
+    b = _dot(dc, rel)
+    disc = b * b - (_dot(rel, rel) - rho * rho)
+    real = np.flatnonzero(disc >= -1e-9 * rho * rho)
+    root_ = np.sqrt(np.maximum(disc, 0.0))
+    tie = np.abs(disc) <= 1e-9 * rho * rho
+    kr, er, mr, pr, dr = k[real], e[real], m[real], _take(p, real), _take(dc, real)
+    for root, v in ((0, -b - root_), (1, -b + root_)):
+        point = pr + _scaled(v[real], dr)
+        entering = (f.er[er] > 0) == (root == 0)
+        on, change, degenerate = _classify(
+            _fraction(f, kr, er, point), entering, tie[real],
+            lambda at: _sides(f, kr[at], er[at], mr[at], _take(point, at), _still),
+            lambda: _sides(f, k, e, m, p + _scaled(v, dc), _still))
+        rows = real[on]
+        found.append(_Roots(k[rows], v[rows], f.vertex_feature(e[rows], m[rows], root), change, degenerate))
+    return _concat(found)
 
 
 def _across(f: _Sides, d: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -800,7 +848,42 @@ def _rotation_roots(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray, 
     """Mover vertices meeting edges, turning by ``sign * v`` about ``center`` (kind 0) or by
     ``-sign * v`` (kind 1), the edges ``near`` to ``far`` from it (:func:`_distance_range`).
     Each contact is where ``alpha cos phi + beta sin phi = gamma`` (phi the turn): on a
-    straight edge the vertex is on its line, on an arc at its radius."""
+    straight edge the vertex is on its line, on an arc at its radius.
+
+    Each candidate's arithmetic is compiled (:mod:`cspace.kernels.turning_roots`), the roots'
+    trigonometry numpy's, as :func:`_plain_rotation_roots` has it all in numpy: the same
+    roots to the bit. That one settles the rare call where a flat side must be measured
+    against every candidate's sides."""
+    turn = sign if f.kind == 0 else -sign
+    arm = _from(f.movers, center)
+    radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
+    k_, e_, m_ = candidate_triples(radius, near * (1 - 1e-9), far * (1 + 1e-9))
+    if not len(k_):
+        return _no_roots()
+    roots = _solved(*sinusoid_terms(k_, e_, m_, f.movers, center, f.en, f.e0, f.ec, f.er))
+    reach = np.flatnonzero(roots.reach)
+    grazing = roots.grazing.view(np.uint8)
+    curved = np.flatnonzero(f.er[e_[reach]] != 0)
+    found = []
+    for root, phi in enumerate(roots.phi):
+        c, s = np.cos(phi[reach]), np.sin(phi[reach])
+        point, t = turned_points(reach, k_, e_, m_, c, s, f.movers, center, f.e0, f.ev, f.er)
+        if len(curved):
+            t[curved] = _arc_fractions(f, k_[reach[curved]], e_[reach[curved]], _take(point, curved))
+        entering = ((root == 1) == (turn > 0)) == (f.er[e_[reach]] >= 0)
+        settled = classified(t, point, reach, k_, e_, m_, c, s, True, entering.view(np.uint8), grazing[reach], f.en,
+                             f.ec, f.er, f.back, f.ahead, ENDS, 1e-9 * (SIDE_BOUND + 1e-300))
+        if settled is None:
+            return _plain_rotation_roots(f, center, sign, near, far)
+        on, change, degenerate = settled
+        rows = reach[on]
+        found.append(_Roots(k_[rows], wrapped_angles(phi[rows] * turn), f.vertex_feature(e_[rows], m_[rows], root),
+                            change, degenerate))
+    return _concat(found)
+
+
+def _plain_rotation_roots(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray, far: np.ndarray) -> _Roots:
+    """:func:`_rotation_roots` in numpy alone."""
     turn = sign if f.kind == 0 else -sign
     arm = _from(f.movers, center)
     radius = np.hypot(arm[..., 0], arm[..., 1])                                    # (K, nm)
@@ -859,6 +942,11 @@ class _Sinusoid:
 def _sinusoid_roots(u: np.ndarray, w: np.ndarray, gamma: np.ndarray) -> _Sinusoid:
     alpha = u[:, 0] * w[:, 0] + u[:, 1] * w[:, 1]
     beta = u[:, 1] * w[:, 0] - u[:, 0] * w[:, 1]
+    return _solved(alpha, beta, gamma)
+
+
+def _solved(alpha: np.ndarray, beta: np.ndarray, gamma: np.ndarray) -> _Sinusoid:
+    """The roots of ``alpha cos phi + beta sin phi = gamma``."""
     r = np.hypot(alpha, beta)
     spread = np.arccos(np.clip(gamma / np.where(r > 0, r, 1.0), -1.0, 1.0))
     base = np.arctan2(beta, alpha)
@@ -1034,33 +1122,15 @@ def _at_end(t: np.ndarray) -> np.ndarray:
 
 
 def candidate_triples(keys: np.ndarray, lows: np.ndarray, highs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(placement, edge, vertex) triples whose vertex key lies in the edge's [low, high]."""
+    """(placement, edge, vertex) triples whose vertex key lies in the edge's [low, high]: by
+    placement, edge, then key (:func:`cspace.kernels.ranges.keys_in_ranges`)."""
     order = np.argsort(keys, axis=1)
     ordered = np.take_along_axis(keys, order, 1)
     # An edge whose range is empty (or not a number) at every placement has no triple: left out.
     edges = np.flatnonzero((lows <= highs).any(axis=0))
     lows, highs = lows[:, edges], highs[:, edges]
-    if len(keys) and all(np.isfinite(x).all() for x in (ordered, lows, highs)):
-        # Every placement at once, exactly: (placement, key) as the complex number
-        # placement + i key sorts and compares lexicographically, so one search over all
-        # rows finds what one search per row finds.
-        rows = np.arange(len(keys), dtype=float)[:, None]
-        flat = (rows + 1j * ordered).ravel()
-        first = np.searchsorted(flat, rows + 1j * lows, side="left")
-        last = np.searchsorted(flat, rows + 1j * highs, side="right")
-        counts = np.maximum(last - first, 0).ravel()
-        owner = np.repeat(np.arange(counts.size), counts)
-        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        at = first.ravel()[owner] + offsets
-        width = lows.shape[1]
-        return owner // width, edges[owner % width], order.ravel()[at]
-    ks, found, movers = [], [], []
-    for k in range(len(keys)):
-        owner, at = sorted_pairs(ordered[k], lows[k], highs[k])
-        ks.append(np.full(len(owner), k))
-        found.append(edges[owner])
-        movers.append(order[k][at])
-    return tuple(np.concatenate(x) if x else np.zeros(0, int) for x in (ks, found, movers))
+    return keys_in_ranges(np.ascontiguousarray(ordered, float), np.ascontiguousarray(order, np.intp),
+                          np.ascontiguousarray(lows, float), np.ascontiguousarray(highs, float), edges)
 
 
 def _classify(t: np.ndarray, entering: np.ndarray, tie: np.ndarray, sides: Callable[[np.ndarray], list[np.ndarray]],
@@ -1139,17 +1209,22 @@ def wrapped_angles(v: np.ndarray) -> np.ndarray:
     return (v + math.pi) % TURN - math.pi
 
 
-def placement_order(k: np.ndarray, v: np.ndarray, then: np.ndarray | None = None) -> np.ndarray:
+def placement_order(k: np.ndarray, v: np.ndarray, then: np.ndarray | None = None,
+                    plain: np.ndarray | None = None) -> np.ndarray:
     """The order ``np.lexsort((then, v, k))`` gives (``(v, k)`` without ``then``): by placement,
     then value, then ``then``, equals as they come. numpy's lexsort is several times slower
     at these sizes than what is done here: a quicksort on the value, a stable sort on the
     placement (a radix sort where it fits 16 bits), and the rare runs of equal placement
-    and value put in order by what follows."""
-    order = np.argsort(v)
-    key = k[order]
-    if len(key) and 0 <= key.min() and key.max() < 2 ** 15:
-        key = key.astype(np.int16)
-    order = order[np.argsort(key, kind="stable")]
+    and value put in order by what follows. ``plain``, the order without ``then`` if
+    known, saves the sorts: only its runs of equals are put in order again."""
+    if plain is not None:
+        order = plain.copy()
+    else:
+        order = np.argsort(v)
+        key = k[order]
+        if len(key) and 0 <= key.min() and key.max() < 2 ** 15:
+            key = key.astype(np.int16)
+        order = order[np.argsort(key, kind="stable")]
     same_k, values = k[order], v[order]
     equal = (same_k[1:] == same_k[:-1]) & ((values[1:] == values[:-1]) | (np.isnan(values[1:]) & np.isnan(values[:-1])))
     if equal.any():
@@ -1163,7 +1238,7 @@ def placement_order(k: np.ndarray, v: np.ndarray, then: np.ndarray | None = None
 def start_values(roots: _Roots, K: int) -> np.ndarray:
     """Per placement, a value of ``v`` half way across the widest gap between its roots
     (the first widest, going round from the lowest root), for every placement at once."""
-    order = placement_order(roots.k, roots.v)
+    order = roots.by_placement
     k, v = roots.k[order], roots.v[order]
     start = np.zeros(K)
     if not len(k):
@@ -1306,7 +1381,7 @@ def _turned_rows(k: np.ndarray, v: np.ndarray, f: np.ndarray, after: np.ndarray,
 def _merged(roots: _Roots) -> tuple[np.ndarray, ...]:
     """The roots by placement and value, those at one value of one placement made one:
     placement, value, first feature, summed change and whether any is degenerate."""
-    order = placement_order(roots.k, roots.v, roots.feature)
+    order = placement_order(roots.k, roots.v, roots.feature, roots.by_placement)
     k, v, f, c, odd = (getattr(roots, name)[order] for name in ("k", "v", "feature", "change", "degenerate"))
     if not len(k):
         return k, v, f, c, odd

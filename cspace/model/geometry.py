@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
 import shapely
 from shapely.geometry import LinearRing, MultiPolygon, Polygon
 from shapely.validation import explain_validity
@@ -227,10 +228,11 @@ class Profile:
         return 0.5 * sum(xa * yb - xb * ya for (xa, ya), (xb, yb) in zip(rel, rel[1:] + rel[:1]))
 
     def ring(self, tolerance: float | None = None, origin: Point = (0.0, 0.0)) -> LinearRing:
-        """Shapely ring through the profile relative to ``origin``, arcs by chords within ``tolerance``."""
+        """Shapely ring through the profile relative to ``origin``, arcs by chords within ``tolerance``
+        (handed over as an array: shapely reads a list point by point in Python)."""
         tol = tolerance if tolerance is not None else self._fine()
         ox, oy = origin
-        return LinearRing([(x - ox, y - oy) for x, y in self.polyline(tol, outward=False).vertices])
+        return LinearRing(np.array([(x - ox, y - oy) for x, y in self.polyline(tol, outward=False).vertices], float))
 
     def _fine(self) -> float:
         radii = [e.radius for e in self.elements if isinstance(e, Arc)]

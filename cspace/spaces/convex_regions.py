@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pyclipper
@@ -100,7 +101,9 @@ def cell_regions(cell: tuple[int, int, int, int], blocked: list[np.ndarray], edg
 def repeated(regions: list[Region], steps: tuple[int, int], counts: tuple[int, int], quantum: float,
              renamed: Callable[[tuple[Contact, ...], int, int], tuple[Contact, ...]]) -> list[Region]:
     """A cell's regions repeated ``counts`` times along each axis, copy (i, j) moved by i and j
-    cells (``steps`` grid steps each) with its contacts ``renamed(contacts, i, j)``."""
+    cells (``steps`` grid steps each) with its contacts ``renamed(contacts, i, j)``. A copy's
+    edges are made when first read (:meth:`Region.deferred`): a path enters a few copies of
+    the hundreds."""
     out = list(regions)
     moves = [(i, j) for i in range(counts[0]) for j in range(counts[1]) if i or j]
     if not moves:
@@ -108,26 +111,30 @@ def repeated(regions: list[Region], steps: tuple[int, int], counts: tuple[int, i
     shifts = np.array([(i * steps[0], j * steps[1]) for i, j in moves], float) * quantum
     for region in regions:
         # every copy's numbers at once, in the order and arithmetic of one copy at a time
-        starts = np.array([e.start for e in region.edges], float).reshape(-1, 2)
-        ends = np.array([e.end for e in region.edges], float).reshape(-1, 2)
-        moved_starts = (starts[None] + shifts[:, None]).tolist()
-        moved_ends = (ends[None] + shifts[:, None]).tolist()
         vertices = region.vertices[None] + shifts[:, None]
         boxes = (np.array(region.bbox, float)[None] + np.hstack([shifts, shifts])).tolist()
         for m, (i, j) in enumerate(moves):
-            edges = []
-            for e, start, end in zip(region.edges, moved_starts[m], moved_ends[m]):
-                edges.append(RegionEdge(e.row, tuple(start), tuple(end), renamed(e.contacts, i, j) if e.contacts else ()))
-            out.append(Region(region.name, region.rows, region.bounds + region.rows @ shifts[m], vertices[m],
-                              tuple(edges), region.dimension, tuple(boxes[m])))
+            out.append(Region.deferred(partial(_moved_edges, region.edges, shifts[m], renamed, i, j), region.name,
+                                       region.rows, region.bounds + region.rows @ shifts[m], vertices[m], (),
+                                       region.dimension, tuple(boxes[m])))
     return out
+
+
+def _moved_edges(edges: tuple[RegionEdge, ...], shift: np.ndarray,
+                 renamed: Callable[[tuple[Contact, ...], int, int], tuple[Contact, ...]], i: int,
+                 j: int) -> tuple[RegionEdge, ...]:
+    """A cell's region's edges in its copy (i, j), moved by ``shift`` (see :func:`repeated`):
+    in plain floats, each sum rounded as numpy rounds it."""
+    dx, dy = shift.tolist()
+    return tuple(RegionEdge(e.row, (e.start[0] + dx, e.start[1] + dy), (e.end[0] + dx, e.end[1] + dy),
+                            renamed(e.contacts, i, j) if e.contacts else ()) for e in edges)
 
 
 def finished(regions: list[Region], box: tuple[int, int, int, int], axes: tuple, quantum: float) -> list[Region]:
     """The regions of the box with the strips past it along a translation, in order and
     named r1, r2, ..., and the copies across its seams."""
     regions = _in_order(regions + _strips(box, axes, quantum))
-    named = [_named(region, f"r{k + 1}") for k, region in enumerate(regions)]
+    named = [region.named(f"r{k + 1}") for k, region in enumerate(regions)]
     return named + _seam_copies(named, box, axes, quantum)
 
 
@@ -177,7 +184,7 @@ def interval_regions(spans: list[tuple[float, float, Label | None, Label | None]
     regions = [_interval(max(lo, low), min(hi, high), a if lo > low else None, b if hi < high else None,
                          quantum, part_a, part_b) for lo, hi, a, b in free]
     regions = _in_order(regions)
-    named = [_named(region, f"r{k + 1}") for k, region in enumerate(regions)]
+    named = [region.named(f"r{k + 1}") for k, region in enumerate(regions)]
     if axis.period:
         named += [_shifted(r, (shift * axis.period,), quantum) for r in list(named)
                   for shift, end in ((-1, high), (1, low)) if end in _ends(r, quantum)]
@@ -487,11 +494,17 @@ def _shifted(region: Region, steps: tuple[int, ...], quantum: float) -> Region:
     shift = np.array(steps, float) * quantum
     bounds = region.bounds + region.rows @ shift
     vertices = region.vertices + shift
-    edges = tuple(RegionEdge(e.row, tuple(np.add(e.start, shift).tolist()), tuple(np.add(e.end, shift).tolist()),
-                             e.contacts) for e in region.edges)
     half = len(region.bbox) // 2
     bbox = tuple(v + shift[k % half] if abs(v) < FAR else v for k, v in enumerate(region.bbox))
-    return Region(region.name, region.rows, bounds, vertices, edges, region.dimension, bbox)
+    return Region.deferred(partial(_shifted_edges, region.edges_later(), shift), region.name, region.rows, bounds,
+                           vertices, (), region.dimension, bbox)
+
+
+def _shifted_edges(edges: Callable[[], tuple[RegionEdge, ...]], shift: np.ndarray) -> tuple[RegionEdge, ...]:
+    """A region's edges (made by ``edges()``) moved by ``shift``, in plain floats."""
+    by = shift.tolist()
+    return tuple(RegionEdge(e.row, tuple(x + d for x, d in zip(e.start, by)), tuple(x + d for x, d in zip(e.end, by)),
+                            e.contacts) for e in edges())
 
 
 def _in_order(regions: list[Region]) -> list[Region]:
@@ -507,7 +520,3 @@ def _in_order(regions: list[Region]) -> list[Region]:
                        sorted(regions[start:k], key=lambda r: tuple(np.round(r.vertices.ravel(), 12).tolist())))
             start = k
     return out
-
-
-def _named(region: Region, name: str) -> Region:
-    return Region(name, region.rows, region.bounds, region.vertices, region.edges, region.dimension, region.bbox)

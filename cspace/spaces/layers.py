@@ -397,8 +397,9 @@ def _lifted(planar: list[Region] | tuple[Region, ...], band: Band,
                                   for m, (_, _, beyond, entering) in enumerate(ends) if beyond is not None)
         bbox = region.bbox[:half] + (lo,) + region.bbox[half:] + (hi,)
         stop = start + count + extra
-        out.append(ShiftedRegion(f"{region.name}@z{number + i}", lifted[start:stop], limits[start:stop],
-                                 region.vertices, region.edges, region.dimension + 1, bbox, band, i, z_ends[count]))
+        out.append(ShiftedRegion.deferred(region.edges_later(), f"{region.name}@z{number + i}", lifted[start:stop],
+                                          limits[start:stop], region.vertices, (), region.dimension + 1, bbox,
+                                          band, i, z_ends[count]))
     return out
 
 

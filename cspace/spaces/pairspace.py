@@ -14,6 +14,7 @@ length along the one direction the pair can move in (1-D).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -92,6 +93,47 @@ class Region:
         fields["name"], fields["rows"], fields["bounds"], fields["vertices"] = name, rows, bounds, vertices
         fields["edges"], fields["dimension"], fields["bbox"] = edges, dimension, bbox
 
+    @classmethod
+    def deferred(cls, edges: Callable[[], tuple[RegionEdge, ...]], *fields, **more) -> Region:
+        """A region ``cls(*fields, **more)`` (its ``edges`` given as ``()`` there) whose edges are
+        ``edges()``, made when first read. A turning pair's space repeats its first cell
+        hundreds of times, and a path reads the edges of the few regions it enters: the
+        copies' tens of thousands of edges are made for those alone.
+
+        >>> r = Region.deferred(lambda: (RegionEdge(0, (1.0,), (1.0,), ()),), "r1", np.ones((1, 1)),
+        ...                     np.ones(1), np.ones((1, 1)), (), 0, (1.0, 1.0))
+        >>> r.edges
+        (RegionEdge(row=0, (1.0,) -> (1.0,), free),)
+        """
+        region = cls(*fields, **more)
+        del region.__dict__["edges"]
+        region.__dict__["_make_edges"] = edges
+        return region
+
+    def edges_later(self) -> Callable[[], tuple[RegionEdge, ...]]:
+        """What makes this region's edges, without making them: for a region made from this
+        one (renamed, moved, lifted) that defers its own (:meth:`deferred`)."""
+        make = self.__dict__.get("_make_edges")
+        return make if make is not None else (lambda edges=self.edges: edges)
+
+    def named(self, name: str) -> Region:
+        """This region under another name, its edges deferred as they are here."""
+        return Region.deferred(self.edges_later(), name, self.rows, self.bounds, self.vertices, (), self.dimension,
+                               self.bbox)
+
+    def __getattr__(self, name: str):
+        # Only an attribute not in the instance's dictionary comes here: a deferred region's edges.
+        make = self.__dict__.pop("_make_edges", None) if name == "edges" else None
+        if make is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        edges = self.__dict__["edges"] = make()
+        return edges
+
+    def __getstate__(self) -> dict:
+        """Pickled with its edges made (what makes them may not pickle)."""
+        self.edges  # noqa: B018 (made if deferred)
+        return self.__dict__
+
     def contains(self, point: np.ndarray, tolerance: float) -> bool:
         return bool((self.rows @ point <= self.bounds + tolerance).all())
 
@@ -163,6 +205,46 @@ class RegionIndex:
         return f"RegionIndex(regions={len(self.regions)})"
 
 
+class Deferred(Sequence):
+    """A tuple made when first read: ``make()``'s items. A turning pair's blocked pieces are
+    for drawing, and a path that is only traced never draws them.
+
+    >>> pieces = Deferred(lambda: [np.zeros((3, 2))])
+    >>> len(pieces), pieces == (), Deferred(list) == ()
+    (1, False, True)
+    """
+
+    def __init__(self, make: Callable[[], Iterable]) -> None:
+        self._make: Callable[[], Iterable] | None = make
+        self._items: tuple = ()
+
+    def made(self) -> tuple:
+        """The items, made on the first call."""
+        if self._make is not None:
+            self._items, self._make = tuple(self._make()), None
+        return self._items
+
+    def __getitem__(self, index):
+        return self.made()[index]
+
+    def __len__(self) -> int:
+        return len(self.made())
+
+    def __iter__(self) -> Iterator:
+        return iter(self.made())
+
+    def __eq__(self, other: object) -> bool:
+        return self.made() == (other.made() if isinstance(other, Deferred) else other)
+
+    __hash__ = None  # a tuple of arrays, as the tuple it stands for
+
+    def __reduce__(self) -> tuple:
+        return tuple, (self.made(),)
+
+    def __repr__(self) -> str:
+        return f"Deferred({'made' if self._make is None else 'not made'}, {len(self._items)} items)"
+
+
 @dataclass(frozen=True)
 class PairSpace:
     """The configuration space of one pair of parts: a value, never changed once made.
@@ -171,7 +253,8 @@ class PairSpace:
     ``s``. ``geometry`` holds the regions as computed: their rows, bounds, boxes and names
     are this pair's, their contacts name the parts the space was computed for, ``names``
     maps those to this pair's (None: they are this pair's); :attr:`regions` has them
-    renamed. ``blocked`` holds the blocked polygons (pair-space vertices) for drawing.
+    renamed. ``blocked`` holds the blocked polygons (pair-space vertices) for drawing (a
+    tuple, or a :class:`Deferred` one: made when first read).
     ``periods`` gives, per axis of ``s``, how far a turn moves along it (0 where the
     axis does not wrap): the regions cover one turn, ``[-period / 2, period / 2]``,
     and the space repeats beyond (see :mod:`cspace.spaces.rotation`).
@@ -324,7 +407,7 @@ def translation_pair_space(part_a: str, part_b: str, coordinates: tuple[str, ...
         box = _drawing_box(polygons)
         regions = [region for rows in exact for region in _plane_regions(rows, box, quantum, tagger)]
     regions.sort(key=_order_key)
-    named = tuple(_renamed(r, f"r{i + 1}") for i, r in enumerate(regions))
+    named = tuple(r.named(f"r{i + 1}") for i, r in enumerate(regions))
     blocked = tuple(np.array(p.vertices, float) * quantum for p in polygons)
     return PairSpace(part_a, part_b, coordinates, matrix, named, blocked)
 
@@ -670,11 +753,6 @@ def _order_key(region: Region) -> tuple:
     lo = region.bbox[:len(region.bbox) // 2]
     hi = region.bbox[len(region.bbox) // 2:]
     return (tuple(lo), tuple(hi), region.dimension)
-
-
-def _renamed(region: Region, name: str) -> Region:
-    return Region(name, region.rows, region.bounds, region.vertices, region.edges, region.dimension,
-                  region.bbox)
 
 
 def _lerp(p, q, t):

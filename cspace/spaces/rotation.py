@@ -50,11 +50,12 @@ from ..kernels.contact_curves import (
     rotation_intervals,
     translation_intervals,
 )
+from ..kernels.sectors import repeated_arcs
 from ..kernels.symmetry import Symmetry
 from ..model.mechanism import Mechanism, Part
 from ..model.tolerance import GRID_ROUNDING
 from .convex_regions import LabelledEdges, cell_regions, convex_cover, finished, interval_regions, repeated
-from .pairspace import Contact, PairSpace, Region
+from .pairspace import Contact, Deferred, PairSpace, Region
 
 MARGIN = 0.2  # radians swept beyond a turn (or a limit) on each side, so the seams see their neighbours
 STEP = 0.05  # largest first step of a sweep, in radians
@@ -225,10 +226,10 @@ class Renaming:
 
 @dataclass
 class Cell:
-    """A turning pair's space before it is laid out: the regions and the blocked convex
-    pieces (on the grid) of the first cell of its repeating pattern, with what lays them
-    out (:meth:`space`). It is the costly part, and small: what a worker process sends
-    back (:mod:`cspace.spaces.parallel`), the thousands of regions of the copies made here."""
+    """A turning pair's space before it is laid out: the regions and the blocked polygons
+    (on the grid) of the first cell of its repeating pattern, with what lays them out
+    (:meth:`space`). It is the costly part, and small: what a worker process sends back
+    (:mod:`cspace.spaces.parallel`), the thousands of regions of the copies made here."""
 
     part_a: str
     part_b: str
@@ -240,20 +241,27 @@ class Cell:
     cell: tuple[int, int, int, int]
     counts: tuple[int, int]
     regions: list[Region]
-    pieces: list[np.ndarray]
+    blocked: list[np.ndarray]
     renaming: Renaming
 
     def space(self) -> PairSpace:
         """The pair space: the cell repeated ``counts`` times along each axis, contacts
-        renamed, regions ordered and named, and the copies across the seams."""
+        renamed, regions ordered and named, and the copies across the seams; its blocked
+        convex pieces (for drawing) made when first read."""
         cell, counts = self.cell, self.counts
         steps = (cell[2] - cell[0], cell[3] - cell[1])
         regions = repeated(self.regions, steps, counts, self.quantum, self.renaming.renamer())
-        shifts = np.array([(i * steps[0], j * steps[1]) for i in range(counts[0]) for j in range(counts[1])])
-        pieces = [placed for piece in self.pieces for placed in (piece[None] + shifts[:, None]) * self.quantum]
         periods = tuple(axis.period * self.quantum for axis in self.axes)
         return PairSpace(self.part_a, self.part_b, self.coordinates, self.matrix,
-                         tuple(finished(regions, self.box, self.axes, self.quantum)), tuple(pieces), periods)
+                         tuple(finished(regions, self.box, self.axes, self.quantum)), Deferred(self._pieces), periods)
+
+    def _pieces(self) -> list[np.ndarray]:
+        """The blocked space as convex pieces in the pair space, the cell's repeated."""
+        cell, counts = self.cell, self.counts
+        steps = (cell[2] - cell[0], cell[3] - cell[1])
+        shifts = np.array([(i * steps[0], j * steps[1]) for i in range(counts[0]) for j in range(counts[1])])
+        return [placed for piece in convex_cover(cell, self.blocked)
+                for placed in (piece[None] + shifts[:, None]) * self.quantum]
 
     def __repr__(self) -> str:
         return f"Cell({self.part_a}/{self.part_b}, regions={len(self.regions)}, counts={self.counts})"
@@ -360,7 +368,7 @@ class RotationBuilder:
                             None if self.met is None else (self.b.name if self.met_is_b else self.a.name,
                                                            self.met[0]))
         return Cell(self.a.name, self.b.name, self.coordinates, matrix, (u, v), self.quantum, box, cell, counts,
-                    regions, convex_cover(cell, blocked), renaming)
+                    regions, blocked, renaming)
 
     def _counts(self) -> tuple[int, int]:
         """How many times the space repeats along each axis: a symmetric part's sectors."""
@@ -632,57 +640,13 @@ def stood_upright(rings: list[np.ndarray], cell: tuple[int, int, int, int], snap
 def _repeated(arcs: Intervals, n: int) -> Intervals:
     """Blocked arcs against one sector of a part of order ``n``, turned to every sector: the
     arc of sector j is that of sector 0 less j n-ths of a turn, its features ``f * n + j``.
-    Arcs that meet (two sectors' cut faces) join."""
-    rows = []
-    for k in range(len(arcs.count)):
-        spans = []
-        for m in range(int(arcs.count[k])):
-            lo, hi = float(arcs.lo[k, m]), float(arcs.hi[k, m])
-            f_lo, f_hi = int(arcs.lo_feature[k, m]), int(arcs.hi_feature[k, m])
-            if hi - lo >= TURN:
-                spans.append([-math.pi, math.pi, NO_FEATURE, NO_FEATURE])
-                continue
-            for j in range(n):
-                shift = TURN * j / n
-                a = lo - shift
-                turn = TURN * math.floor((a + math.pi) / TURN)
-                spans.append([a - turn, hi - shift - turn, _sector_feature(f_lo, n, j), _sector_feature(f_hi, n, j)])
-        rows.append(_joined(sorted(spans)))
-    width = max(1, max((len(r) for r in rows), default=0))
-    table = np.full((len(rows), width, 4), np.nan)
-    for k, r in enumerate(rows):
-        if r:
-            table[k, :len(r)] = r
-    features = np.where(np.isnan(table[..., 2:]), NO_FEATURE, table[..., 2:]).astype(np.int64)
-    return Intervals(table[..., 0], table[..., 1], features[..., 0], features[..., 1],
-                     np.array([len(r) for r in rows], int))
-
-
-def _sector_feature(feature: int, n: int, j: int) -> int:
-    return NO_FEATURE if feature == NO_FEATURE else feature * n + j
-
-
-def _joined(spans: list[list]) -> list[list]:
-    """Sorted arcs (lo in one turn) with overlapping or meeting ones joined, round the seam too."""
-    if not spans:
-        return []
-    if any(hi - lo >= TURN for lo, hi, _, _ in spans):
-        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]]
-    out = [list(spans[0])]
-    for span in spans[1:]:
-        if span[0] <= out[-1][1] + JOIN:
-            if span[1] > out[-1][1]:
-                out[-1][1], out[-1][3] = span[1], span[3]
-        else:
-            out.append(list(span))
-    # The last arc may run on past the seam over the first ones.
-    while len(out) > 1 and out[-1][1] - TURN >= out[0][0] - JOIN:
-        first, last = out.pop(0), out[-1]
-        if first[1] + TURN > last[1]:
-            last[1], last[3] = first[1] + TURN, first[3]
-    if out[-1][1] - out[-1][0] >= TURN - JOIN:
-        return [[-math.pi, math.pi, NO_FEATURE, NO_FEATURE]]
-    return out
+    Arcs that meet (two sectors' cut faces) join, round the seam too (compiled:
+    :func:`cspace.kernels.sectors.repeated_arcs`)."""
+    lo, hi, f_lo, f_hi, counts = repeated_arcs(
+        np.ascontiguousarray(arcs.lo, float), np.ascontiguousarray(arcs.hi, float),
+        np.ascontiguousarray(arcs.lo_feature, np.int64), np.ascontiguousarray(arcs.hi_feature, np.int64),
+        np.ascontiguousarray(arcs.count, np.int64), n, TURN, math.pi, JOIN, NO_FEATURE)
+    return Intervals(lo, hi, f_lo, f_hi, counts)
 
 
 def _unrolled(arcs: Intervals, low: float, high: float) -> Intervals:
