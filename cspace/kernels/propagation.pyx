@@ -28,12 +28,8 @@ def stuck_motions(const double[:, :] rows, const unsigned char[:] frozen):
     [[1, 0], [1, 1]]
     """
     cdef Py_ssize_t m = rows.shape[0], n = rows.shape[1]
-    cdef Py_ssize_t r, k, e, motion, count = 0, head = 0, tail = 0
+    cdef Py_ssize_t r, k, e, motion, count = _nonzeros(rows), head = 0, tail = 0
     # Each nonzero entry is a member of its row: its coordinate and the motion that pushes into the row.
-    for r in range(m):
-        for k in range(n):
-            if rows[r, k] != 0.0:
-                count += 1
     cdef cnp.ndarray[cnp.npy_intp] starts = np.zeros(m + 1, np.intp)
     cdef cnp.ndarray[cnp.npy_intp] pushes = np.empty(count, np.intp)  # motion id 2k (up) or 2k + 1 (down)
     e = 0
@@ -47,18 +43,9 @@ def stuck_motions(const double[:, :] rows, const unsigned char[:] frozen):
                 pushes[e] = 2 * k + 1
                 e += 1
     starts[m] = e
-    # relieved_by[motion]: the rows a motion relieves (those holding the opposite push), as CSR.
-    cdef cnp.ndarray[cnp.npy_intp] degree = np.zeros(2 * n + 1, np.intp)
-    for e in range(count):
-        degree[(pushes[e] ^ 1) + 1] += 1
-    cdef cnp.ndarray[cnp.npy_intp] offsets = np.cumsum(degree)
-    cdef cnp.ndarray[cnp.npy_intp] filled = offsets[:2 * n].copy()
-    cdef cnp.ndarray[cnp.npy_intp] relieves = np.empty(count, np.intp)
-    for r in range(m):
-        for e in range(starts[r], starts[r + 1]):
-            motion = pushes[e] ^ 1
-            relieves[filled[motion]] = r
-            filled[motion] += 1
+    # The rows each motion relieves (those holding the opposite push), as CSR.
+    cdef cnp.ndarray[cnp.npy_intp] offsets, relieves
+    offsets, relieves = _rows_holding(starts, pushes ^ 1, 2 * n)
     out = np.zeros((n, 2), np.uint8)
     cdef unsigned char[:, :] stuck = out
     cdef unsigned char[:] flat = out.reshape(-1)
@@ -103,31 +90,20 @@ def reachable(const double[:, :] rows, const unsigned char[:] start, const Py_ss
     [1, 1, 0]
     """
     cdef Py_ssize_t m = rows.shape[0], n = rows.shape[1]
-    cdef Py_ssize_t r, k, j, e, head = 0, tail = 0, count = 0
-    for r in range(m):
-        for k in range(n):
-            if rows[r, k] != 0.0:
-                count += 1
-    # The rows each coordinate appears in (CSR by coordinate), and each row's coordinates.
+    cdef Py_ssize_t r, k, j, e, head = 0, tail = 0
+    # Each row's coordinates, and the rows each coordinate appears in (CSR by coordinate).
     cdef cnp.ndarray[cnp.npy_intp] row_starts = np.zeros(m + 1, np.intp)
-    cdef cnp.ndarray[cnp.npy_intp] columns = np.empty(count, np.intp)
-    cdef cnp.ndarray[cnp.npy_intp] degree = np.zeros(n + 1, np.intp)
+    cdef cnp.ndarray[cnp.npy_intp] columns = np.empty(_nonzeros(rows), np.intp)
     e = 0
     for r in range(m):
         row_starts[r] = e
         for k in range(n):
             if rows[r, k] != 0.0:
                 columns[e] = k
-                degree[k + 1] += 1
                 e += 1
     row_starts[m] = e
-    cdef cnp.ndarray[cnp.npy_intp] offsets = np.cumsum(degree)
-    cdef cnp.ndarray[cnp.npy_intp] filled = offsets[:n].copy()
-    cdef cnp.ndarray[cnp.npy_intp] appears = np.empty(count, np.intp)
-    for r in range(m):
-        for e in range(row_starts[r], row_starts[r + 1]):
-            appears[filled[columns[e]]] = r
-            filled[columns[e]] += 1
+    cdef cnp.ndarray[cnp.npy_intp] offsets, appears
+    offsets, appears = _rows_holding(row_starts, columns, n)
     out = np.zeros(n, np.uint8)
     cdef unsigned char[:] movable = out
     cdef cnp.ndarray[cnp.uint8_t] used = np.zeros(m, np.uint8)
@@ -157,3 +133,31 @@ def reachable(const double[:, :] rows, const unsigned char[:] start, const Py_ss
                     queue[tail] = columns[j]
                     tail += 1
     return out
+
+
+cdef Py_ssize_t _nonzeros(const double[:, :] rows):
+    """The entries of ``rows`` that are not zero (NaN among them, as np.nonzero counts it)."""
+    cdef Py_ssize_t r, k, count = 0
+    for r in range(rows.shape[0]):
+        for k in range(rows.shape[1]):
+            if rows[r, k] != 0.0:
+                count += 1
+    return count
+
+
+cdef tuple _rows_holding(cnp.ndarray[cnp.npy_intp] starts, cnp.ndarray[cnp.npy_intp] items, Py_ssize_t kinds):
+    """For each value 0 .. kinds - 1, the rows whose entries (``items[starts[r]:starts[r + 1]]``
+    for row r) hold it, in order, as CSR: the offsets of each value's rows and the rows."""
+    cdef Py_ssize_t r, e, item
+    cdef cnp.ndarray[cnp.npy_intp] degree = np.zeros(kinds + 1, np.intp)
+    for e in range(len(items)):
+        degree[items[e] + 1] += 1
+    cdef cnp.ndarray[cnp.npy_intp] offsets = np.cumsum(degree)
+    cdef cnp.ndarray[cnp.npy_intp] filled = offsets[:kinds].copy()
+    cdef cnp.ndarray[cnp.npy_intp] holding = np.empty(len(items), np.intp)
+    for r in range(len(starts) - 1):
+        for e in range(starts[r], starts[r + 1]):
+            item = items[e]
+            holding[filled[item]] = r
+            filled[item] += 1
+    return offsets, holding
