@@ -81,15 +81,23 @@ class LabelledEdges:
         norm = np.hypot(along_x, along_y)
         with np.errstate(invalid="ignore", divide="ignore"):
             skew = np.where(norm > 0, np.abs((dx * along_y - dy * along_x) / norm), 1.0)
-        best: dict[int, tuple] = {}
-        for i, k, sk, far in zip(edge.tolist(), line.tolist(), skew.tolist(), distance.tolist()):
-            score = (round(sk, 3), far)
-            if i not in best or score < best[i][0]:
-                best[i] = (score, self.labels_of[k])
-        return [best[i][1] for i in range(len(sides))]
+        return [self.labels_of[k] for k in line[_first_least(edge, skew, distance)].tolist()]
 
     def __repr__(self) -> str:
         return f"LabelledEdges({len(self.labels_of)})"
+
+
+def _first_least(edge: np.ndarray, skew: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """For each edge (``edge`` sorted, every edge from 0 present), the index of its first pair
+    with the least (skew rounded to a thousandth, distance): what keeping the first of a
+    scan's strictly better scores keeps. A stable sort by edge, rounded skew and distance
+    leaves each edge's first least pair first. Python's ``round`` (exact in decimal), not
+    numpy's (scaled, then rounded)."""
+    rounded = np.array([round(x, 3) for x in skew.tolist()], float)
+    order = np.lexsort((distance, rounded, edge))
+    first = np.ones(len(order), bool)
+    first[1:] = edge[order[1:]] != edge[order[:-1]]
+    return order[first]
 
 
 def cell_regions(cell: tuple[int, int, int, int], blocked: list[np.ndarray], edges: LabelledEdges,
