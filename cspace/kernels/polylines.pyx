@@ -82,8 +82,8 @@ def located(const double[:, ::1] coords, const cnp.npy_intp[::1] starts, const c
                 ax, ay, bx, by = coords[v, 0], coords[v, 1], coords[v + 1, 0], coords[v + 1, 1]
                 far = _to_segment(px, py, ax, ay, bx, by)
                 length = _distance(ax, ay, bx, by)
-                factor = _projection(px, py, ax, ay, bx, by)
-                if far < least:
+                if far < least:                      # GEOS measures at every segment, keeps it only here
+                    factor = _projection(px, py, ax, ay, bx, by)
                     if factor <= 0.0:
                         measure = start
                     elif factor <= 1.0:
