@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import doctest
+
 import numpy as np
 import pytest
 import shapely
 from shapely.geometry import Point
 
 from cspace.kernels import contact_curves
+from cspace.kernels import placements
 from cspace.kernels.contact_curves import candidate_triples, sorted_pairs, translation_intervals
+from cspace.kernels.placements import placed_copies
 
 from .common import seeds
 from .support.shapes import random_polygon, rectilinear, rounded, shape_of
@@ -278,3 +282,39 @@ def test_dot_products_are_einsums_to_the_bit(seed):
     points, side = rng.normal(size=(K, n, 2)), rng.normal(size=(K, 2))
     np.testing.assert_array_equal(contact_curves._dot(points, side[:, None, :]).view(np.int64),
                                   np.einsum("kvx,kx->kv", points, side).view(np.int64))
+
+
+def _placed_repeated(coords, c, s, offset):
+    """The numpy statements the compiled ``placed_copies`` replaced: every placement repeated for each point."""
+    n = len(coords) // len(c)
+    x, y = coords.T
+    cc, ss = np.repeat(c, n), np.repeat(s, n)
+    return np.stack([cc * x + (-ss) * y + np.repeat(offset[:, 0], n),
+                     ss * x + cc * y + np.repeat(offset[:, 1], n)]).T
+
+
+@pytest.mark.parametrize("count, n", [(1, 1), (1, 7), (5, 3), (40, 130)])
+def test_placed_copies_are_the_repeated_statements_to_the_bit(count, n):
+    rng = np.random.default_rng(count * 1000 + n)
+    angle = rng.uniform(-np.pi, np.pi, count)
+    c, s = np.cos(angle), np.sin(angle)
+    offset = rng.normal(0, 50, (count, 2))
+    coords = np.tile(rng.normal(0, 10, (n, 2)), (count, 1))
+    special = np.array([0.0, -0.0, 1e-300, -1e308, 1e308, np.inf, np.nan])     # signed zeros, overflow, inf, NaN
+    coords.flat[rng.integers(0, coords.size, min(coords.size, 7))] = special[:min(coords.size, 7)]
+    c[0], s[-1] = -0.0, 0.0
+    with np.errstate(invalid="ignore", over="ignore"):                       # inf times zero, 1e308 doubled
+        found = placed_copies(coords, c, s, offset)
+        expected = _placed_repeated(coords, c, s, offset)
+    assert found.shape == (count * n, 2)
+    assert np.array_equal(found, expected, equal_nan=True)
+    assert np.array_equal(np.signbit(found), np.signbit(expected))
+
+
+def test_placed_copies_of_nothing_and_its_example():
+    assert placed_copies(np.zeros((0, 2)), np.zeros(0), np.zeros(0), np.zeros((0, 2))).shape == (0, 2)
+    runner = doctest.DocTestRunner()                 # a compiled module's examples are not collected
+    for test in doctest.DocTestFinder().find(placed_copies, "placed_copies", globs=vars(placements)):
+        runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert (results.attempted, results.failed) == (2, 0)

@@ -10,7 +10,7 @@ import pytest
 import shapely
 
 from cspace.kernels import trapezoids
-from cspace.spaces.convex_regions import LabelledEdges
+from cspace.spaces.convex_regions import LabelledEdges, _first_least
 
 from .common import seeds
 
@@ -77,3 +77,25 @@ def test_an_edges_height_is_exact(seed):
         exact = Fraction(y0) + Fraction((y1 - y0) * (x - x0), x1 - x0)
         assert found == exact and hash(found) == hash(exact)
         assert isinstance(found, int) == (exact.denominator == 1)
+
+
+def _first_least_scanned(edge, skew, distance) -> list[int]:
+    """The scan ``_first_least`` replaced: each edge keeps its first strictly better score."""
+    best: dict[int, tuple] = {}
+    for at, (i, sk, far) in enumerate(zip(edge.tolist(), skew.tolist(), distance.tolist())):
+        score = (round(sk, 3), far)
+        if i not in best or score < best[i][0]:
+            best[i] = (score, at)
+    return [best[i][1] for i in range(len(best))]
+
+
+@pytest.mark.parametrize("seed", seeds(20, 4))
+def test_each_edge_keeps_its_first_least_score(seed):
+    """Skews that round alike (0.0014 and 0.0011), one that rounds apart from 0.0021 in Python
+    (0.0025 to 0.003) but not in numpy's way (to 0.002), equal distances: the first of the
+    least wins, as a scan keeps it."""
+    rng = np.random.default_rng(seed)
+    edge = np.sort(np.concatenate([np.arange(30), rng.integers(0, 30, 120)]))
+    skew = rng.choice([0.0, 0.0011, 0.0014, 0.0021, 0.0025, 0.5, 1.0], len(edge))
+    distance = rng.choice([0.0, 0.5, 1.0, 1.5], len(edge))
+    assert _first_least(edge, skew, distance).tolist() == _first_least_scanned(edge, skew, distance)

@@ -31,13 +31,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 import shapely
 
 from ..model.geometry import even_odd, nesting_depths
 from .ranges import keys_in_ranges
+from .placements import placed_copies
 from .turning_roots import classified, moved_points, sinusoid_terms, turned_points
 
 Label = tuple[tuple[str, ...], tuple[str, ...]]
@@ -499,15 +500,7 @@ def _overlaps(a: Shape, b: Shape, angle: np.ndarray, offset: np.ndarray) -> np.n
     size = a.extent + b.extent
     c = np.array([math.cos(x) for x in angle.tolist()])
     s = np.array([math.sin(x) for x in angle.tolist()])
-    n = len(shapely.get_coordinates(b.material))
-
-    def placed(coords: np.ndarray) -> np.ndarray:
-        x, y = coords.T
-        cc, ss = np.repeat(c, n), np.repeat(s, n)
-        return np.stack([cc * x + (-ss) * y + np.repeat(offset[:, 0], n),
-                         ss * x + cc * y + np.repeat(offset[:, 1], n)]).T
-
-    moved = shapely.transform(np.full(count, b.material, dtype=object), placed)
+    moved = shapely.transform(np.full(count, b.material, dtype=object), partial(placed_copies, c=c, s=s, offset=offset))
     return shapely.area(shapely.intersection(a.material, moved)) > 1e-12 * size * size
 
 

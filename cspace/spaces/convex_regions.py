@@ -25,6 +25,7 @@ import pyclipper
 import shapely
 from shapely.geometry import Polygon
 
+from ..kernels import polylines
 from ..kernels.contact_curves import Label
 from ..kernels.trapezoids import decompose
 from .pairspace import FAR, Contact, Region, RegionEdge
@@ -44,29 +45,35 @@ class LabelledEdges:
         self.labels_of = [label for _, label in kept]
         self.lines = np.array([shapely.linestrings(line) for line, _ in kept], dtype=object)
         self.tree = shapely.STRtree(self.lines) if kept else None
+        shapely.prepare(self.lines)
+        self.coords = np.ascontiguousarray(shapely.get_coordinates(self.lines))
+        self.starts = np.concatenate([[0], np.cumsum(shapely.get_num_coordinates(self.lines))]).astype(np.intp)
         self.reach = reach
 
     def labels(self, sides: list[tuple[GridPoint, GridPoint]]) -> list[Label | None]:
         """The label of each of the grown outline's edges p-q, all found at once: the stretches
         within reach of each edge's middle (else the nearest), scored by how far each runs
-        askew of the edge (rounded to a thousandth), then how near it is."""
+        askew of the edge (rounded to a thousandth), then how near it is. The stretches (few,
+        prepared) are sought among the middles (many): the other way round, GEOS walks a
+        long stretch for every middle whose box it crosses. Where on a stretch and how far,
+        GEOS's arithmetic compiled (:mod:`cspace.kernels.polylines`), one walk for both."""
         if self.tree is None or not sides:
             return [None] * len(sides)
         ends = np.array(sides, float).reshape(-1, 4)
-        middles = shapely.points((ends[:, 0] + ends[:, 2]) / 2, (ends[:, 1] + ends[:, 3]) / 2)
-        edge, line = self.tree.query(middles, predicate="dwithin", distance=self.reach)
+        x, y = (ends[:, 0] + ends[:, 2]) / 2, (ends[:, 1] + ends[:, 3]) / 2
+        middles = shapely.points(x, y)
+        line, edge = shapely.STRtree(middles).query(self.lines, predicate="dwithin", distance=self.reach)
         alone = np.setdiff1d(np.arange(len(sides)), edge)
         if len(alone):
             nearest = self.tree.query_nearest(middles[alone])
             edge, line = np.concatenate([edge, alone[nearest[0]]]), np.concatenate([line, nearest[1]])
         order = np.lexsort((line, edge))
         edge, line = edge[order], line[order]
-        lines, points = self.lines[line], middles[edge]
-        length = shapely.length(lines)
-        at = shapely.line_locate_point(lines, points)
+        length = shapely.length(self.lines)[line]
+        at, distance = polylines.located(self.coords, self.starts, line, x[edge], y[edge])
         step = np.maximum(length * 1e-6, 1.0)
-        a = shapely.get_coordinates(shapely.line_interpolate_point(lines, np.maximum(at - step, 0.0)))
-        b = shapely.get_coordinates(shapely.line_interpolate_point(lines, np.minimum(at + step, length)))
+        a = polylines.interpolated(self.coords, self.starts, line, np.maximum(at - step, 0.0))
+        b = polylines.interpolated(self.coords, self.starts, line, np.minimum(at + step, length))
         along_x, along_y = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
         dx, dy = ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]
         size = np.maximum(np.hypot(dx, dy), 1e-300)
@@ -74,16 +81,23 @@ class LabelledEdges:
         norm = np.hypot(along_x, along_y)
         with np.errstate(invalid="ignore", divide="ignore"):
             skew = np.where(norm > 0, np.abs((dx * along_y - dy * along_x) / norm), 1.0)
-        distance = shapely.distance(lines, points)
-        best: dict[int, tuple] = {}
-        for i, k, sk, far in zip(edge.tolist(), line.tolist(), skew.tolist(), distance.tolist()):
-            score = (round(sk, 3), far)
-            if i not in best or score < best[i][0]:
-                best[i] = (score, self.labels_of[k])
-        return [best[i][1] for i in range(len(sides))]
+        return [self.labels_of[k] for k in line[_first_least(edge, skew, distance)].tolist()]
 
     def __repr__(self) -> str:
         return f"LabelledEdges({len(self.labels_of)})"
+
+
+def _first_least(edge: np.ndarray, skew: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """For each edge (``edge`` sorted, every edge from 0 present), the index of its first pair
+    with the least (skew rounded to a thousandth, distance): what keeping the first of a
+    scan's strictly better scores keeps. A stable sort by edge, rounded skew and distance
+    leaves each edge's first least pair first. Python's ``round`` (exact in decimal), not
+    numpy's (scaled, then rounded)."""
+    rounded = np.array([round(x, 3) for x in skew.tolist()], float)
+    order = np.lexsort((distance, rounded, edge))
+    first = np.ones(len(order), bool)
+    first[1:] = edge[order[1:]] != edge[order[:-1]]
+    return order[first]
 
 
 def cell_regions(cell: tuple[int, int, int, int], blocked: list[np.ndarray], edges: LabelledEdges,
