@@ -40,6 +40,7 @@ from ..model.geometry import even_odd, nesting_depths
 from .ranges import keys_in_ranges
 from .placements import placed_copies
 from .turning_roots import classified, moved_points, sinusoid_terms, turned_points
+from .turning_tangencies import tangency_terms, tangent_points
 
 Label = tuple[tuple[str, ...], tuple[str, ...]]
 NO_FEATURE = -1  # an end that is not a contact (a full turn blocked, a domain's edge)
@@ -951,7 +952,11 @@ def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int, near: np.ndar
     """Mover arcs tangent to edges as they turn: a mover arc's centre at its radius from a
     straight edge's line, or at the sum or difference of the radii from an arc's centre
     (arc against arc once, in kind 0), the edges ``near`` to ``far`` from the centre. Each
-    tangency inside both edges adds or removes two crossings of the outlines."""
+    tangency inside both edges adds or removes two crossings of the outlines.
+
+    Each candidate's arithmetic is compiled (:mod:`cspace.kernels.turning_tangencies`), the
+    roots' trigonometry and the arcs' angles numpy's, as :func:`_plain_rotation_tangencies`
+    has it all in numpy: the same tangencies to the bit."""
     if not len(f.mover_arcs):
         return _no_roots()
     turn = sign if f.kind == 0 else -sign
@@ -959,22 +964,45 @@ def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int, near: np.ndar
     k_, e_, j_ = _arc_candidates(f, np.hypot(arm[..., 0], arm[..., 1]), near, far)
     if not len(k_):
         return _no_roots()
-    curved = f.er[e_] != 0
-    w = _at(arm, k_, j_)
-    origin = _take(center, k_)
-    rho_a, rho_b = np.abs(f.er[e_]), np.abs(f.mover_radii[j_])
-    normal = _at(f.en, k_, e_)
-    u = _where(curved, origin - _at(f.ec, k_, e_), normal)
-    line = _dot(normal, _at(f.e0, k_, e_) - origin)
+    alpha, beta, gamma, apart = tangency_terms(k_, e_, j_, arm, center, f.en, f.e0, f.ec, f.er, f.mover_radii)
     found = []
     for which in (0, 1):
-        # straight: the centre at +rho (which 0) or -rho (1) from the line; arc: at the
-        # sum of the radii (0) or their difference (1) from its centre.
-        reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
-        offset = line + (rho_b if which == 0 else -rho_b)
-        gamma = np.where(curved, (reach_ab ** 2 - _dot(u, u) - _dot(w, w)) / 2, offset)
-        roots = _sinusoid_roots(u, w, gamma)
-        valid = np.flatnonzero(roots.reach & ~(curved & (reach_ab <= 1e-12 * rho_b)))
+        roots = _solved(alpha, beta, gamma[:, which])
+        valid = np.flatnonzero(roots.reach & ~apart[:, which])
+        curved = np.flatnonzero(f.er[e_[valid]] != 0)
+        for root, phi in enumerate(roots.phi):
+            turned = phi[valid]
+            moved, touch, t_edge = tangent_points(valid, k_, e_, j_, np.cos(turned), np.sin(turned), arm, center,
+                                                  f.en, f.e0, f.ev, f.ec, f.er, f.mover_radii, which)
+            if len(curved):
+                t_edge[curved] = _arc_fractions(f, k_[valid[curved]], e_[valid[curved]], _take(touch, curved))
+            rows, degenerate = _inside(f, valid, k_, j_, t_edge,
+                                       lambda on: _turned(_take(touch, on) - _take(moved, on), -turned[on]),
+                                       roots.grazing)
+            entering = ((root == 1) == (turn > 0)) == (which == 0)
+            found.append(_Roots(k_[rows], wrapped_angles(phi[rows] * turn),
+                                f.tangency_feature(e_[rows], f.mover_arcs[j_[rows]], which, root),
+                                np.full(len(rows), 2 if entering else -2), degenerate))
+    return _concat(found)
+
+
+def _plain_rotation_tangencies(f: _Sides, center: np.ndarray, sign: int, near: np.ndarray,
+                               far: np.ndarray) -> _Roots:
+    """:func:`_rotation_tangencies` in numpy alone."""
+    if not len(f.mover_arcs):
+        return _no_roots()
+    turn = sign if f.kind == 0 else -sign
+    arm = _from(f.mover_centers, center)                                           # (K, arcs, 2)
+    k_, e_, j_ = _arc_candidates(f, np.hypot(arm[..., 0], arm[..., 1]), near, far)
+    if not len(k_):
+        return _no_roots()
+    u, w, gamma, apart = _plain_tangency_terms(f, arm, center, k_, e_, j_)
+    origin = _take(center, k_)
+    rho_b = np.abs(f.mover_radii[j_])
+    found = []
+    for which in (0, 1):
+        roots = _sinusoid_roots(u, w, gamma[:, which])
+        valid = np.flatnonzero(roots.reach & ~apart[:, which])
         for root, phi in enumerate(roots.phi):
             turned = phi[valid]
             moved = _take(origin, valid) + _turned(_take(w, valid), turned)      # the mover arc's centre
@@ -990,6 +1018,30 @@ def _rotation_tangencies(f: _Sides, center: np.ndarray, sign: int, near: np.ndar
                                 f.tangency_feature(e_[rows], f.mover_arcs[j_[rows]], which, root),
                                 np.full(len(rows), 2 if entering else -2), degenerate))
     return _concat(found)
+
+
+def _plain_tangency_terms(f: _Sides, arm: np.ndarray, center: np.ndarray, k_: np.ndarray, e_: np.ndarray,
+                          j_: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Of candidate tangencies (placement k_, edge e_, mover arc j_ whose centre is ``arm``
+    from the turn's centre), ``u`` and ``w`` of ``u . R(phi) w = gamma`` (:func:`_sinusoid_roots`),
+    gamma for each tangency (n, 2) and whether an arc edge's tangency has no difference of
+    radii to be at (n, 2): :func:`cspace.kernels.turning_tangencies.tangency_terms` in numpy."""
+    curved = f.er[e_] != 0
+    w = _at(arm, k_, j_)
+    origin = _take(center, k_)
+    rho_a, rho_b = np.abs(f.er[e_]), np.abs(f.mover_radii[j_])
+    normal = _at(f.en, k_, e_)
+    u = _where(curved, origin - _at(f.ec, k_, e_), normal)
+    line = _dot(normal, _at(f.e0, k_, e_) - origin)
+    gammas, apart = [], []
+    for which in (0, 1):
+        # straight: the centre at +rho (which 0) or -rho (1) from the line; arc: at the
+        # sum of the radii (0) or their difference (1) from its centre.
+        reach_ab = rho_a + rho_b if which == 0 else np.abs(rho_a - rho_b)
+        offset = line + (rho_b if which == 0 else -rho_b)
+        gammas.append(np.where(curved, (reach_ab ** 2 - _dot(u, u) - _dot(w, w)) / 2, offset))
+        apart.append(curved & (reach_ab <= 1e-12 * rho_b))
+    return u, w, np.stack(gammas, axis=1), np.stack(apart, axis=1)
 
 
 def _arc_candidates(f: _Sides, keys: np.ndarray, lows: np.ndarray,
@@ -1095,7 +1147,12 @@ def _tangent(f: _Sides, rows: np.ndarray, k: np.ndarray, e: np.ndarray, j: np.nd
     whether each is degenerate: at an end of either edge, or a graze (``tie``; see
     :func:`_classify`). ``direction(on)`` is the touching point's direction from the mover
     arc's centre, in its placed frame, for the rows ``rows[on]``."""
-    t_edge = _fraction(f, k[rows], e[rows], touch)
+    return _inside(f, rows, k, j, _fraction(f, k[rows], e[rows], touch), direction, tie)
+
+
+def _inside(f: _Sides, rows: np.ndarray, k: np.ndarray, j: np.ndarray, t_edge: np.ndarray,
+            direction: Callable[[np.ndarray], np.ndarray], tie: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_tangent` of tangencies ``t_edge`` along their edges (:func:`_fraction`)."""
     on = np.flatnonzero(_on_edge(t_edge))
     t_arc = _mover_fraction(f, k[rows[on]], j[rows[on]], direction(on))
     inside = np.flatnonzero(_on_edge(t_arc))
