@@ -13,7 +13,7 @@ KERNELS = [Extension(f"cspace.kernels.{name}", [f"cspace/kernels/{name}.pyx"],
                      define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
                      # Each sum and product rounded as Python and numpy round it: never fused.
                      extra_compile_args=["-ffp-contract=off"])
-           for name in ("placements", "polylines", "propagation", "ranges", "sectors", "slack", "turning_roots",
-                        "turning_tangencies")]
+           for name in ("arc_fractions", "placements", "polylines", "propagation", "ranges", "sectors", "slack",
+                        "turning_roots", "turning_tangencies")]
 
 setup(ext_modules=cythonize(KERNELS, compiler_directives={"language_level": 3}))

@@ -37,6 +37,7 @@ import numpy as np
 import shapely
 
 from ..model.geometry import even_odd, nesting_depths
+from .arc_fractions import angle_terms, fractions
 from .ranges import keys_in_ranges
 from .placements import placed_copies
 from .turning_roots import classified, moved_points, sinusoid_terms, turned_points
@@ -711,7 +712,15 @@ def _arc_fraction(point: np.ndarray, center: np.ndarray, start: np.ndarray, span
                   radius: np.ndarray) -> np.ndarray:
     """Where a point's direction from an arc's centre lies along the arc (from ``start``, its
     sweep ``span``: :func:`_arc_span`), as a fraction of its sweep (negative or above one:
-    outside it)."""
+    outside it). The arithmetic is compiled (:mod:`cspace.kernels.arc_fractions`) around
+    numpy's ``arctan2``, as :func:`_plain_arc_fraction` has it all in numpy."""
+    cross, dot = angle_terms(point, center, start)
+    return fractions(np.arctan2(cross, dot), radius, span)
+
+
+def _plain_arc_fraction(point: np.ndarray, center: np.ndarray, start: np.ndarray, span: np.ndarray,
+                        radius: np.ndarray) -> np.ndarray:
+    """:func:`_arc_fraction` in numpy alone."""
     at = _arc_angle(start - center, point - center, radius)
     at = np.where(at > span / 2 + math.pi, at - TURN, at)
     return at / np.where(span > 0, span, 1.0)
