@@ -89,7 +89,7 @@ def test_over_the_bound_a_mechanism_is_refused_before_any_pair_space_is_built(mo
     assert built == []
     message = str(raised.value)
     assert message.startswith(f"{fixture_path('transmission')}: memory: ") and "\n" not in message
-    assert "about 309 MB" in message and "turning pair spaces" in message and "200 MB" in message
+    assert "about 269 MB" in message and "turning pair spaces" in message and "200 MB" in message
 
 
 @slow
@@ -98,7 +98,7 @@ def test_the_command_line_refuses_over_max_memory_in_one_line():
                            "--max-memory", "50M"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
-    assert "feeder.toml: memory: its analysis and trace would take about 96.8 MB" in done.stderr
+    assert "feeder.toml: memory: its analysis and trace would take about 56.8 MB" in done.stderr
     assert "more than the bound of 50 MB" in done.stderr
 
 

@@ -7,7 +7,7 @@ refused before any heavy work (:func:`check_memory`, raising :class:`~cspace.mod
 
 What drives the peak (measured with ``tools/calibrate_budget.py``, the numbers in README):
 
-* **the process**: Python with numpy, scipy and shapely loaded (HiGHS where a program needs it), ``BASE``;
+* **the process**: Python with numpy, shapely and rtree loaded (scipy and HiGHS where a mechanism needs them), ``BASE``;
 * **a pair with a turning part**: its sweep solves the contact curves at batches of
   placements, about 100 bytes per placement and vertex of both flattened outlines, a batch at
   most ``rotation.BATCH`` of them; with the samples and regions kept, a pair takes
@@ -19,7 +19,7 @@ What drives the peak (measured with ``tools/calibrate_budget.py``, the numbers i
 * **the trace**: the mechanism regions it keeps (``regions.REGION_CACHE``), the memos of its
   velocity programs and the path; each grows with the rows of a mechanism region, about one per
   constraining pair (``ROWS_PER_PAIR``), ``TRACE_ROW`` per row for a trace long enough to fill
-  them. A 496-block feeder has 123,753 pairs: 11.1 GB estimated, 12 GB measured.
+  them. A 496-block feeder has 123,753 pairs: 11 GB estimated, 12 GB measured.
 
 Measured peaks over the estimate run from 0.9 (small mechanisms: the process alone) to 2.5
 (small turning pairs, whose sweeps stay well under a batch): an over-estimate rather than an
@@ -39,7 +39,7 @@ from ..model.mechanism import Mechanism, Part
 from .linkage import solve_linkage
 from .pairs import coordinate_ranges, interacting_pairs
 
-BASE = 95e6  # bytes: the interpreter with the libraries cspace loads
+BASE = 55e6  # bytes: the interpreter with the libraries cspace loads (51 MB measured for the feeder, 2026-11-27)
 TURNING_PAIR = 90e6  # bytes: a turning pair's sweep batch and what it keeps, at most
 TURNING_VERTEX = 20e3  # bytes per flattened vertex of a turning pair's two outlines
 TRANSLATING_EDGE_PAIR = 1.8e3  # bytes per (edge of one, edge of the other) of a distinct translating pair
@@ -58,7 +58,7 @@ class Estimate:
     parts: tuple[tuple[str, float], ...]
 
     def __str__(self) -> str:
-        """``about 11.1 GB (the trace over 123753 pairs: 11 GB)``: the total and its largest part."""
+        """``about 11 GB (the trace over 123753 pairs: 11 GB)``: the total and its largest part."""
         name, size = max(self.parts, key=lambda p: p[1])
         return f"about {size_text(self.total)} ({name}: {size_text(size)})"
 
@@ -71,7 +71,7 @@ def estimate(mechanism: Mechanism, pairs: list[tuple[str, str]], workers: int = 
     >>> from cspace.io.loader import load
     >>> m = load("fixtures/feeder.toml")
     >>> str(estimate(m, [("frame", "piston"), ("piston", "block1")]))
-    'about 95.9 MB (the process: 95 MB)'
+    'about 55.9 MB (the process: 55 MB)'
     """
     tol = mechanism.tolerance
     angles = {c.name for c in mechanism.coordinates if c.is_angle}
